@@ -1,0 +1,60 @@
+/**
+ * The FrameMerch API as a Fastify plugin. It never listens: server.ts does, and tests drive
+ * it through inject(). Technology parts arrive ready-made in the context (see bootstrap.ts).
+ */
+import compress from '@fastify/compress';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import context, { type AppContext } from './plugins/context.ts';
+import docs from './plugins/docs.ts';
+import errors from './plugins/errors.ts';
+import security from './plugins/security.ts';
+import web from './plugins/web.ts';
+import catalogueRoutes from './routes/catalogue.ts';
+import creatorRoutes from './routes/creators.ts';
+import healthRoutes from './routes/health.ts';
+import mediaRoutes from './routes/media.ts';
+import videoRoutes from './routes/videos.ts';
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{8,100}$/;
+
+export function serverOptions(logLevel: string): FastifyServerOptions {
+  return {
+    logger: logLevel === 'silent' ? false : { level: logLevel, redact: ['req.headers.cookie', 'req.headers.authorization'] },
+    requestIdHeader: 'x-request-id',
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    bodyLimit: 1024 * 1024,
+    trustProxy: false,
+    routerOptions: { maxParamLength: 200 },
+    ajv: { customOptions: { removeAdditional: true, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+  };
+}
+
+export async function app(fastify: FastifyInstance, ctx: AppContext) {
+  await fastify.register(errors);
+  await fastify.register(context, ctx);
+  await fastify.register(security, { https: ctx.config.publicUrl.startsWith('https:') });
+  await fastify.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
+  fastify.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  await fastify.register(docs);
+  await fastify.register(healthRoutes);
+  await fastify.register(videoRoutes);
+  await fastify.register(creatorRoutes);
+  await fastify.register(catalogueRoutes);
+  await fastify.register(mediaRoutes);
+  await fastify.register(web, { dist: ctx.config.webDist });
+}
+
+/** Builds a ready app around the given context. */
+export async function buildApp(ctx: AppContext, options: FastifyServerOptions = serverOptions(ctx.config.logLevel)) {
+  const fastify = Fastify(options).withTypeProvider<TypeBoxTypeProvider>();
+  await fastify.register(app, ctx);
+  await fastify.ready();
+  return fastify;
+}

@@ -1,0 +1,58 @@
+/**
+ * Everything that must be in place before the app serves: the database (opened and migrated),
+ * object storage, the catalogue loaded into the database, and on an empty database the demo
+ * content. Shared by the server, the tests and the benchmarks.
+ */
+import path from 'node:path';
+import type { Catalogue } from '../shared/catalogue/parse.ts';
+import type { Config } from './config.ts';
+import { openDatabase, type Database, type DatabaseTarget } from './db/database.ts';
+import { migrate } from './db/migrate.ts';
+import { syncCatalogue } from './db/repositories/catalogue.ts';
+import { findMediaTools } from './media/ffmpeg.ts';
+import { seedDemo, type SeedResult } from './seed/seed-demo.ts';
+import { readCatalogue } from './services/catalogue.ts';
+import { LocalStorage } from './storage/local-storage.ts';
+import type { ObjectStorage } from './storage/object-storage.ts';
+
+export interface Prepared {
+  database: Database;
+  storage: ObjectStorage;
+  catalogue: Catalogue;
+  seed: SeedResult;
+}
+
+export function databaseTarget(config: Pick<Config, 'databaseUrl' | 'dataDir'>): DatabaseTarget {
+  return config.databaseUrl ? { url: config.databaseUrl } : { dataDir: path.join(config.dataDir, 'pglite') };
+}
+
+export async function prepare(
+  config: Config,
+  opts: { target?: DatabaseTarget; log?: (m: string) => void; mediaCache?: string | null } = {},
+): Promise<Prepared> {
+  const log = opts.log ?? (() => {});
+  const database = await openDatabase(opts.target ?? databaseTarget(config));
+  try {
+    const applied = await migrate(database.db);
+    if (applied.length > 0) log(`Applied migrations ${applied.join(', ')}`);
+    const storage = await LocalStorage.open(path.join(config.dataDir, 'storage'));
+    const catalogue = await readCatalogue();
+    await syncCatalogue(database.db, catalogue);
+    let seed: SeedResult = { seeded: false };
+    if (config.seedDemo) {
+      const tools = await findMediaTools(config);
+      seed = await seedDemo({
+        db: database.db,
+        storage,
+        tools,
+        adminPassword: config.adminPassword,
+        mediaCache: opts.mediaCache ?? process.env.DEMO_MEDIA_CACHE ?? null,
+        log,
+      });
+    }
+    return { database, storage, catalogue, seed };
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
+}

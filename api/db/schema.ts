@@ -1,0 +1,362 @@
+/**
+ * Row types of the tables the migrations create, for Kysely. Keep in step with migrations/.
+ * Timestamps come back as Date; bigint columns are parsed to number (amounts stay far below 2^53).
+ */
+import type { ColumnType, Generated, JSONColumnType } from 'kysely';
+
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
+type Json<T extends object | null> = JSONColumnType<T, string, string>;
+
+export interface UsersTable {
+  id: Generated<string>;
+  email: string;
+  email_verified: Generated<boolean>;
+  username: string;
+  display_name: string;
+  profile_image_url: string | null;
+  cover_image_url: string | null;
+  bio: Generated<string>;
+  role: Generated<'creator' | 'customer'>;
+  is_admin: Generated<boolean>;
+  status: Generated<'active' | 'suspended'>;
+  password_hash: string | null;
+  oidc_issuer: string | null;
+  oidc_subject: string | null;
+  total_earnings_cents: Generated<number>;
+  pending_payout_cents: Generated<number>;
+  payout_enabled: Generated<boolean>;
+  paypal_email: string | null;
+  last_payout_date: Date | null;
+  payout_threshold_cents: Generated<number>;
+  tax_id: string | null;
+  tax_info_verified: Generated<boolean>;
+  preferred_payment_method: 'paypal' | 'ach' | 'stripe_connect' | null;
+  ach_routing_number: string | null;
+  ach_account_type: 'checking' | 'savings' | null;
+  ach_account_number_encrypted: string | null;
+  bank_account_verified: Generated<boolean>;
+  stripe_connect_account_id: string | null;
+  stripe_connect_status: 'pending' | 'active' | 'restricted' | 'disabled' | null;
+  seed_key: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface SessionsTable {
+  token_hash: string;
+  user_id: string;
+  created_at: CreatedAt;
+  last_seen_at: UpdatedAt;
+  expires_at: Date | string;
+  user_agent: string | null;
+  ip: string | null;
+}
+
+export type VerificationStatus = 'verified_via_supabase_auth' | 'pending' | 'approved' | 'rejected';
+
+export interface VideosTable {
+  id: Generated<string>;
+  user_id: string;
+  title: string;
+  description: Generated<string>;
+  category: string | null;
+  category_id: Generated<number>;
+  video_key: string;
+  thumbnail_key: string | null;
+  poster_key: string | null;
+  content_type: 'video/mp4' | 'video/webm';
+  size_bytes: number;
+  duration_ms: number | null;
+  width: number | null;
+  height: number | null;
+  view_count: Generated<number>;
+  verification_status: Generated<VerificationStatus>;
+  seed_key: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface VideoViewsTable {
+  video_id: string;
+  viewer_key: string;
+  created_at: CreatedAt;
+}
+
+export interface UserSubscriptionsTable {
+  id: Generated<string>;
+  user_id: string;
+  tier: Generated<'free' | 'pro'>;
+  status: Generated<'trialing' | 'active' | 'past_due' | 'canceled' | 'incomplete' | 'pending_approval'>;
+  is_third_tier: Generated<boolean>;
+  trial_end: Date | null;
+  current_period_start: Date | null;
+  current_period_end: Date | null;
+  stripe_subscription_id: string | null;
+  stripe_customer_id: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface AdminLogsTable {
+  id: Generated<number>;
+  admin_user_id: string | null;
+  action_type: string;
+  target_type: 'user' | 'video' | 'subscription' | 'setting' | 'order' | 'payout';
+  target_id: string;
+  details: Json<Record<string, unknown>>;
+  created_at: CreatedAt;
+}
+
+export interface AdminSettingsTable {
+  key: string;
+  value: Json<Record<string, unknown>>;
+  updated_by: string | null;
+  updated_at: UpdatedAt;
+}
+
+export interface PaymentMethodOptionsTable {
+  method_name: 'paypal' | 'ach' | 'stripe_connect';
+  display_name: string;
+  description: string;
+  fees_basis_points: number;
+  fees_fixed_cents: number;
+  processing_time_days: number;
+  min_payout_cents: number;
+  is_available: Generated<boolean>;
+  countries: string[] | null;
+  sort_order: Generated<number>;
+}
+
+export interface ShippingBucketsTable {
+  bucket: string;
+  first_item_cents: number;
+  additional_item_cents: number;
+  packs_separately: boolean;
+}
+
+export interface PrintTargetsTable {
+  target: string;
+  min_width_px: number;
+  min_height_px: number;
+}
+
+export interface StoredArea {
+  widthIn: number;
+  heightIn: number;
+}
+
+export interface StoredPrintAreas {
+  front: StoredArea;
+  bySize: Record<string, StoredArea>;
+  wrap: StoredArea | null;
+  back: StoredArea | null;
+}
+
+export interface CatalogueProductsTable {
+  sku: string;
+  name: string;
+  category: string;
+  price_cents: number;
+  base_cost_cents: number;
+  sizes: string[];
+  size_surcharges_cents: Json<Record<string, number>>;
+  colours: string[];
+  handle_colours: string[];
+  print_area_text: string;
+  print_areas: Json<StoredPrintAreas>;
+  pod_catalog_id: number | null;
+  shipping_bucket: string;
+  sort_order: Generated<number>;
+  active: Generated<boolean>;
+  updated_at: UpdatedAt;
+}
+
+export interface MerchProductsTable {
+  id: Generated<string>;
+  video_id: string | null;
+  creator_id: string | null;
+  created_by: string | null;
+  category: string | null;
+  video_title: Generated<string>;
+  creator_name: Generated<string>;
+  screenshot_timestamp_ms: number | null;
+  created_at: CreatedAt;
+}
+
+export interface MerchScreenshotsTable {
+  id: Generated<string>;
+  merch_product_id: string;
+  position: number;
+  kind: 'thumbnail' | 'capture' | 'crop';
+  storage_key: string;
+  content_type: 'image/jpeg' | 'image/png' | 'image/webp';
+  width: number;
+  height: number;
+  size_bytes: number;
+  created_at: CreatedAt;
+}
+
+export type OrderStatus =
+  | 'pending'
+  | 'paid'
+  | 'submitted'
+  | 'in_production'
+  | 'shipped'
+  | 'delivered'
+  | 'cancelled'
+  | 'refunded';
+
+export interface OrdersTable {
+  id: Generated<string>;
+  status: Generated<OrderStatus>;
+  customer_user_id: string | null;
+  customer_email: string | null;
+  shipping_zip: string;
+  shipping_country: 'US' | 'CA' | 'GB' | 'AU' | 'DE';
+  shipping_name: string | null;
+  shipping_address: Json<Record<string, string>> | null;
+  currency: Generated<'USD'>;
+  subtotal_cents: number;
+  shipping_cents: number;
+  total_cents: number;
+  sms_consent: Generated<boolean>;
+  idempotency_key: string | null;
+  payment_provider: 'stripe' | 'embedded' | null;
+  payment_session_id: string | null;
+  payment_intent_id: string | null;
+  fulfilment_provider: 'printful' | 'embedded' | null;
+  fulfilment_order_id: string | null;
+  tracking_url: string | null;
+  paid_at: Date | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface OrderItemsTable {
+  id: Generated<string>;
+  order_id: string;
+  position: number;
+  sku: string;
+  product_name: string;
+  merch_product_id: string | null;
+  screenshot_id: string | null;
+  video_id: string | null;
+  creator_id: string | null;
+  colour: string;
+  handle_colour: string | null;
+  size: string;
+  quantity: number;
+  unit_price_cents: number;
+  size_surcharge_cents: Generated<number>;
+  base_cost_cents: number;
+  line_total_cents: number;
+  print_file_key: string | null;
+}
+
+export interface OrderStatusHistoryTable {
+  id: Generated<number>;
+  order_id: string;
+  from_status: OrderStatus | null;
+  to_status: OrderStatus;
+  reason: Generated<string>;
+  event_id: string | null;
+  created_at: CreatedAt;
+}
+
+export interface PayoutsTable {
+  id: Generated<string>;
+  user_id: string;
+  amount_cents: number;
+  fee_cents: Generated<number>;
+  method: 'paypal' | 'ach' | 'stripe_connect';
+  period: Date | string;
+  payout_date: Date | string;
+  status: Generated<'pending' | 'processing' | 'paid' | 'failed'>;
+  provider_reference: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface EarningsTable {
+  id: Generated<string>;
+  user_id: string;
+  order_item_id: string | null;
+  kind: Generated<'sale' | 'reversal'>;
+  amount_cents: number;
+  margin_cents: number;
+  creator_share_cents: number;
+  source: Generated<string>;
+  payout_id: string | null;
+  created_at: CreatedAt;
+}
+
+export interface ProcessedWebhookEventsTable {
+  provider: 'stripe' | 'printful';
+  event_id: string;
+  event_type: string;
+  processed_at: CreatedAt;
+}
+
+export interface EmailOutboxTable {
+  id: Generated<string>;
+  to_address: string;
+  template: string;
+  subject: string;
+  payload: Json<Record<string, unknown>>;
+  status: Generated<'pending' | 'sending' | 'sent' | 'failed'>;
+  attempts: Generated<number>;
+  last_error: string | null;
+  dedupe_key: string | null;
+  send_after: ColumnType<Date, Date | string | undefined, Date | string>;
+  sent_at: Date | null;
+  created_at: CreatedAt;
+}
+
+export interface JobsTable {
+  id: Generated<string>;
+  kind: string;
+  payload: Json<Record<string, unknown>>;
+  status: Generated<'queued' | 'running' | 'done' | 'failed'>;
+  attempts: Generated<number>;
+  max_attempts: Generated<number>;
+  run_after: ColumnType<Date, Date | string | undefined, Date | string>;
+  locked_until: Date | null;
+  locked_by: string | null;
+  last_error: string | null;
+  dedupe_key: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface SchemaMigrationsTable {
+  version: number;
+  name: string;
+  checksum: string;
+  applied_at: CreatedAt;
+}
+
+export interface DB {
+  users: UsersTable;
+  sessions: SessionsTable;
+  videos: VideosTable;
+  video_views: VideoViewsTable;
+  user_subscriptions: UserSubscriptionsTable;
+  admin_logs: AdminLogsTable;
+  admin_settings: AdminSettingsTable;
+  payment_method_options: PaymentMethodOptionsTable;
+  shipping_buckets: ShippingBucketsTable;
+  print_targets: PrintTargetsTable;
+  catalogue_products: CatalogueProductsTable;
+  merch_products: MerchProductsTable;
+  merch_screenshots: MerchScreenshotsTable;
+  orders: OrdersTable;
+  order_items: OrderItemsTable;
+  order_status_history: OrderStatusHistoryTable;
+  payouts: PayoutsTable;
+  earnings: EarningsTable;
+  processed_webhook_events: ProcessedWebhookEventsTable;
+  email_outbox: EmailOutboxTable;
+  jobs: JobsTable;
+  schema_migrations: SchemaMigrationsTable;
+}

@@ -1,0 +1,106 @@
+/**
+ * Finds the ffmpeg and ffprobe binaries: FFMPEG_PATH / FFPROBE_PATH, else the system's,
+ * else the static builds shipped inside npm packages, so a fresh machine needs no apt.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const require = createRequire(import.meta.url);
+
+async function works(bin: string): Promise<boolean> {
+  try {
+    await run(bin, ['-version'], { timeout: 10_000 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function onPath(name: string): string | null {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    const candidate = path.join(dir, name);
+    if (dir && existsSync(candidate)) return candidate;
+  }
+  return null;
+}
+
+function shipped(pkg: string): string | null {
+  try {
+    return (require(pkg) as { path: string }).path;
+  } catch {
+    return null;
+  }
+}
+
+export class FfmpegNotFoundError extends Error {
+  override name = 'FfmpegNotFoundError';
+}
+
+async function locate(name: 'ffmpeg' | 'ffprobe', configured: string | null, pkg: string): Promise<string> {
+  const candidates = configured ? [configured] : [onPath(name), shipped(pkg)];
+  for (const c of candidates) if (c && (await works(c))) return c;
+  throw new FfmpegNotFoundError(
+    configured
+      ? `${name} at ${configured} (from ${name.toUpperCase()}_PATH) does not run`
+      : `${name} was found neither on PATH nor in ${pkg}; install it or set ${name.toUpperCase()}_PATH`,
+  );
+}
+
+export interface MediaTools {
+  ffmpeg: string;
+  ffprobe: string;
+}
+
+export async function findMediaTools(config: { ffmpegPath: string | null; ffprobePath: string | null }): Promise<MediaTools> {
+  return {
+    ffmpeg: await locate('ffmpeg', config.ffmpegPath, '@ffmpeg-installer/ffmpeg'),
+    ffprobe: await locate('ffprobe', config.ffprobePath, '@ffprobe-installer/ffprobe'),
+  };
+}
+
+/** Runs ffmpeg with an argument list (never a shell) and rejects with its stderr tail on failure. */
+export function runFfmpeg(bin: string, args: string[], timeoutMs = 120_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, ['-hide_banner', '-loglevel', 'error', '-nostdin', ...args], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.once('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve();
+      else reject(new Error(`ffmpeg failed (${signal ?? code}): ${stderr.trim()}`));
+    });
+  });
+}
+
+export interface ProbeResult {
+  durationMs: number | null;
+  width: number | null;
+  height: number | null;
+}
+
+export async function probe(bin: string, file: string): Promise<ProbeResult> {
+  const { stdout } = await run(
+    bin,
+    ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height:format=duration', '-of', 'json', file],
+    { timeout: 30_000 },
+  );
+  const data = JSON.parse(stdout) as { streams?: Array<{ width?: number; height?: number }>; format?: { duration?: string } };
+  const s = data.streams?.[0];
+  const d = Number(data.format?.duration);
+  return {
+    durationMs: Number.isFinite(d) && d > 0 ? Math.round(d * 1000) : null,
+    width: s?.width ?? null,
+    height: s?.height ?? null,
+  };
+}

@@ -1,0 +1,23 @@
+/** Business constants from the product specification, section 9. */
+
+export const MAX_SCREENSHOTS = 6;
+export const CANVAS_JPEG_QUALITY = 0.9;
+export const SERVER_CAPTURE_QUALITY = 85;
+
+export const CREATOR_SHARE_PERCENT = 70;
+
+export const SIDEBAR_CREATOR_COUNT = 10;
+export const FEED_PAGE_SIZE = 20;
+export const FEED_PAGE_MAX = 100;
+
+export const MOBILE_BREAKPOINT_PX = 768;
+export const SHOP_MOBILE_BREAKPOINT_PX = 900;
+
+export const CHECKOUT_COUNTRIES = ['US', 'CA', 'GB', 'AU', 'DE'] as const;
+export type CheckoutCountry = (typeof CHECKOUT_COUNTRIES)[number];
+
+export const STORAGE_BUCKETS = ['videos', 'thumbnails', 'profile-images', 'screenshots', 'prints'] as const;
+export type StorageBucket = (typeof STORAGE_BUCKETS)[number];
+
+export const CONTACT_EMAIL = 'support@framemerch.example';
+export const FOOTER_YEAR = 2025;

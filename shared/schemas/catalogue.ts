@@ -1,0 +1,37 @@
+import { Type, type Static } from 'typebox';
+import { MERCH_CATEGORIES } from '../categories.ts';
+import { errorReplies } from './common.ts';
+import { defineRoute } from './route.ts';
+
+const AreaIn = Type.Object({ width_in: Type.Number(), height_in: Type.Number() });
+
+export const CatalogueProductReply = Type.Object({
+  sku: Type.String(),
+  name: Type.String(),
+  category: Type.String(),
+  price_cents: Type.Integer({ minimum: 0 }),
+  size_surcharges_cents: Type.Record(Type.String(), Type.Integer({ minimum: 0 })),
+  sizes: Type.Array(Type.String()),
+  colours: Type.Array(Type.String()),
+  handle_colours: Type.Array(Type.String()),
+  print_area: AreaIn,
+  print_area_by_size: Type.Record(Type.String(), AreaIn),
+});
+export type CatalogueProductReply = Static<typeof CatalogueProductReply>;
+
+export const catalogueRoute = defineRoute({
+  method: 'GET',
+  url: '/api/catalogue/products',
+  schema: {
+    summary: 'Products the shop sells, with retail prices in cents and print areas in inches',
+    tags: ['shop'],
+    querystring: Type.Object(
+      { category: Type.Optional(Type.Union(MERCH_CATEGORIES.map((c) => Type.Literal(c)))) },
+      { additionalProperties: false },
+    ),
+    response: {
+      200: Type.Object({ success: Type.Literal(true), products: Type.Array(CatalogueProductReply) }),
+      ...errorReplies(400),
+    },
+  },
+});

@@ -1,0 +1,23 @@
+import { Type } from 'typebox';
+import { STORAGE_BUCKETS } from '../constants.ts';
+import { errorReplies } from './common.ts';
+import { defineRoute } from './route.ts';
+
+const Binary = Type.String({ format: 'binary', description: 'The stored bytes (or the requested range of them)' });
+
+export const mediaRoute = defineRoute({
+  method: 'GET',
+  url: '/media/:bucket/*',
+  schema: {
+    summary: 'A stored video or image; honours Range requests (206) for seeking',
+    tags: ['media'],
+    params: Type.Object(
+      {
+        bucket: Type.Union(STORAGE_BUCKETS.map((b) => Type.Literal(b))),
+        '*': Type.String({ maxLength: 200 }),
+      },
+      { additionalProperties: false },
+    ),
+    response: { 200: Binary, 206: Binary, ...errorReplies(400, 404, 416) },
+  },
+});

@@ -1,0 +1,52 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { Icon } from '../../components/Icon.tsx';
+import { useBrowse } from '../../lib/useBrowse.ts';
+import { useLayout } from '../../lib/useLayout.ts';
+import { AuthActions } from './AuthActions.tsx';
+import { Logo } from './Logo.tsx';
+import { SearchForm } from './SearchForm.tsx';
+import './Navbar.css';
+
+export function Navbar() {
+  const sidebarOpen = useLayout((s) => s.sidebarOpen);
+  const toggleSidebar = useLayout((s) => s.toggleSidebar);
+  const resetBrowse = useBrowse((s) => s.reset);
+  // Mobile only: the search box collapses to an icon and opens over the bar.
+  const [searchOpen, setSearchOpen] = useState(false);
+
+  return (
+    <header className={`navbar${searchOpen ? ' navbar--search-open' : ''}`}>
+      <div className="navbar__start">
+        <button
+          type="button"
+          className="icon-button"
+          aria-label="Toggle sidebar"
+          aria-controls="sidebar"
+          aria-expanded={sidebarOpen}
+          onClick={toggleSidebar}
+        >
+          <Icon name="menu" />
+        </button>
+        <Link to="/" className="navbar__logo" aria-label="FrameMerch home" onClick={resetBrowse}>
+          <Logo />
+          <span className="navbar__wordmark" aria-hidden="true">
+            FrameMerch
+          </span>
+        </Link>
+      </div>
+
+      <SearchForm autoFocus={searchOpen} onClose={() => setSearchOpen(false)} />
+
+      <div className="navbar__end">
+        <button type="button" className="icon-button navbar__search-open" aria-label="Open search" onClick={() => setSearchOpen(true)}>
+          <Icon name="search" />
+        </button>
+        <Link to="/upload" className="icon-button" aria-label="Upload">
+          <Icon name="upload" />
+        </Link>
+        <AuthActions />
+      </div>
+    </header>
+  );
+}
