@@ -22,7 +22,8 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{8,100}$/;
 export function serverOptions(logLevel: string): FastifyServerOptions {
   return {
     logger: logLevel === 'silent' ? false : { level: logLevel, redact: ['req.headers.cookie', 'req.headers.authorization'] },
-    requestIdHeader: 'x-request-id',
+    // genReqId reads the header itself, so an ill-formed id is replaced rather than trusted.
+    requestIdHeader: false,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();

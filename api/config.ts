@@ -55,6 +55,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     port = Number(env.PORT);
     if (!Number.isInteger(port) || port < 0 || port > 65535) {
       problems.push(`PORT must be a whole number from 0 to 65535 (got "${env.PORT}")`);
+      port = 3000;
     }
   }
 

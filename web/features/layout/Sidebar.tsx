@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { Link, NavLink } from 'react-router';
 import { Avatar } from '../../components/Avatar.tsx';
+import { profilePath } from '../../lib/paths.ts';
 import { isMobileViewport, useLayout } from '../../lib/useLayout.ts';
 import { useNewestCreators } from './useNewestCreators.ts';
 import './Sidebar.css';
@@ -38,9 +39,6 @@ export function Sidebar() {
           <NavLink to="/" end className="sidebar__link" onClick={closeOnMobile}>
             Home
           </NavLink>
-          <NavLink to="/coming-soon" className="sidebar__link" onClick={closeOnMobile}>
-            Merch shop
-          </NavLink>
         </nav>
         <h2 className="sidebar__heading" id="sidebar-creators">
           Newest creators
@@ -52,7 +50,7 @@ export function Sidebar() {
             {creators.creators.map((creator) => (
               <li key={creator.id}>
                 <Link
-                  to={`/profile/${encodeURIComponent(creator.username)}`}
+                  to={profilePath(creator.username)}
                   className="sidebar__creator"
                   data-testid="sidebar-creator"
                   onClick={closeOnMobile}

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+describe('loadConfig', () => {
+  it('runs on embedded defaults with an empty environment', () => {
+    const c = loadConfig({}, '/srv/fm');
+    expect(c.port).toBe(3000);
+    expect(c.dataDir).toBe('/srv/fm/data');
+    expect(c.databaseUrl).toBeNull();
+    expect(c.seedDemo).toBe(true);
+    expect(c.publicUrl).toBe('http://localhost:3000');
+    expect(c.webDist).toBe('/srv/fm/dist/web');
+  });
+  it('takes DATA_DIR, PORT and DATABASE_URL', () => {
+    const c = loadConfig({ DATA_DIR: '/tmp/x', PORT: '8080', DATABASE_URL: 'postgres://u@h:5432/db' }, '/srv');
+    expect(c).toMatchObject({ dataDir: '/tmp/x', port: 8080, databaseUrl: 'postgres://u@h:5432/db', publicUrl: 'http://localhost:8080' });
+  });
+  it('lists every problem at once', () => {
+    let err: unknown;
+    try {
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud', SEED_DEMO: 'maybe', ADMIN_PASSWORD: 'short' });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    const problems = (err as ConfigError).problems;
+    expect(problems).toHaveLength(5);
+    expect((err as ConfigError).message).toMatch(/PORT must be a whole number/);
+    expect((err as ConfigError).message).toMatch(/DATABASE_URL must be a postgres/);
+  });
+});

@@ -1,0 +1,121 @@
+/**
+ * kill -9 of the real server process at random moments of its first start (migrations,
+ * catalogue, demo media, the seed transaction, serving), then a restart: the database must
+ * hold all the demo rows or none, never duplicates, and the next start completes.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../db/database.ts';
+import { DEMO_CREATORS, DEMO_VIDEOS } from '../seed/demo-content.ts';
+import { SEED_MARKER } from '../seed/seed-demo.ts';
+import { freshDatabase, MEDIA_CACHE, type TestDatabase } from './harness.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+let dataDir = '';
+let pgdb: TestDatabase | null = null;
+
+afterAll(async () => {
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  await pgdb?.drop();
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+    srv.once('error', reject);
+  });
+}
+
+function start(port: number, databaseUrl: string | null): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'api/server.ts')], {
+    cwd: ROOT,
+    stdio: 'ignore',
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      WEB_DIST: 'none',
+      LOG_LEVEL: 'silent',
+      ADMIN_PASSWORD: 'crash test password',
+      DEMO_MEDIA_CACHE: MEDIA_CACHE,
+      DATABASE_URL: databaseUrl ?? '',
+    },
+  });
+}
+
+const exited = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code))));
+
+async function state(databaseUrl: string | null) {
+  const database = await openDatabase(databaseUrl ? { url: databaseUrl } : { dataDir: path.join(dataDir, 'pglite') });
+  try {
+    const migrated = await sql<{ t: string | null }>`select to_regclass('public.admin_settings')::text as t`.execute(database.db);
+    if (!migrated.rows[0]?.t) return { creators: 0, videos: 0, admins: 0, marker: false };
+    const { rows } = await sql<{ creators: number; videos: number; admins: number; marker: boolean }>`
+      select (select count(*) from users where role = 'creator')::int as creators,
+             (select count(*) from videos)::int as videos,
+             (select count(*) from users where is_admin)::int as admins,
+             exists (select 1 from admin_settings where key = ${SEED_MARKER}) as marker`.execute(database.db);
+    return rows[0]!;
+  } finally {
+    await database.close();
+  }
+}
+
+async function waitForHealth(port: number, child: ChildProcess, ms = 90_000) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/api/health`);
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('server did not become healthy');
+}
+
+describe('kill -9 during the first start', () => {
+  it('never leaves partial or duplicated demo content, and the next start completes', async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'framemerch-crash-'));
+    if (process.env.TEST_DATABASE_URL) {
+      pgdb = await freshDatabase();
+      await pgdb.database.close();
+    }
+    const url = pgdb?.url ?? null;
+    const port = await freePort();
+    const full = { creators: DEMO_CREATORS.length, videos: DEMO_VIDEOS.length, admins: 1, marker: true };
+    const empty = { creators: 0, videos: 0, admins: 0, marker: false };
+    const delays = [900, 1800, 2600, 3200, 3800, 4400, 4800, 5200, 5600, 6000, 9000];
+    const seen = new Set<string>();
+    for (const delay of delays) {
+      const child = start(port, url);
+      await new Promise((r) => setTimeout(r, delay));
+      child.kill('SIGKILL');
+      await exited(child);
+      const s = await state(url);
+      expect([empty, full], `after a kill at ${delay} ms`).toContainEqual(s);
+      seen.add(s.marker ? 'full' : 'empty');
+    }
+    // The kills landed both before the seed committed and after it.
+    expect([...seen].sort()).toEqual(['empty', 'full']);
+    const child = start(port, url);
+    await waitForHealth(port, child);
+    const feed = (await (await fetch(`http://127.0.0.1:${port}/api/videos?limit=100`)).json()) as { videos: unknown[] };
+    expect(feed.videos).toHaveLength(DEMO_VIDEOS.length);
+    child.kill('SIGTERM');
+    expect(await exited(child)).toBe(0);
+    expect(await state(url)).toEqual(full);
+  }, 240_000);
+});

@@ -1,0 +1,84 @@
+/**
+ * Test harness: a fresh database for each test file (in-memory PGlite, or a new database on
+ * the PostgreSQL server named by TEST_DATABASE_URL), migrated, with the catalogue loaded and
+ * storage in a temporary folder; the app built around it and driven through inject().
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { buildApp } from '../app.ts';
+import { loadConfig, type Config } from '../config.ts';
+import { openDatabase, type Database } from '../db/database.ts';
+import { migrate } from '../db/migrate.ts';
+import { syncCatalogue } from '../db/repositories/catalogue.ts';
+import { readCatalogue } from '../services/catalogue.ts';
+import { LocalStorage } from '../storage/local-storage.ts';
+
+export const MEDIA_CACHE = path.resolve(import.meta.dirname, '../../.cache/demo-media');
+
+export interface TestDatabase {
+  database: Database;
+  /** postgres:// URL when on PostgreSQL, for tests that start a server process. */
+  url: string | null;
+  drop(): Promise<void>;
+}
+
+/** A new, empty, migrated database. */
+export async function freshDatabase(): Promise<TestDatabase> {
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) {
+    const database = await openDatabase({ memory: true });
+    await migrate(database.db);
+    return { database, url: null, drop: () => database.close() };
+  }
+  const name = `framemerch_test_${Date.now()}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ url: url.toString() });
+  await migrate(database.db);
+  return {
+    database,
+    url: url.toString(),
+    drop: async () => {
+      await database.close();
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export async function testConfig(overrides: Record<string, string> = {}): Promise<Config> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'framemerch-test-'));
+  return loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', WEB_DIST: 'none', ...overrides });
+}
+
+export async function testApp(opts: { config?: Config } = {}) {
+  const config = opts.config ?? (await testConfig());
+  const tdb = await freshDatabase();
+  const storage = await LocalStorage.open(path.join(config.dataDir, 'storage'));
+  const catalogue = await readCatalogue();
+  await syncCatalogue(tdb.database.db, catalogue);
+  const app = await buildApp({ config, database: tdb.database, storage, catalogue, ownsDatabase: false });
+  return {
+    app,
+    config,
+    db: tdb.database.db,
+    database: tdb.database,
+    storage,
+    async close() {
+      await app.close();
+      await tdb.drop();
+      await rm(config.dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type TestApp = Awaited<ReturnType<typeof testApp>>;

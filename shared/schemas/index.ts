@@ -1,0 +1,8 @@
+/** Every API route the server registers, defined once (see route.ts). */
+import { catalogueRoute } from './catalogue.ts';
+import { newestCreatorsRoute } from './creators.ts';
+import { healthRoute } from './health.ts';
+import { mediaRoute } from './media.ts';
+import { feedRoute, videoRoute } from './videos.ts';
+
+export const API_ROUTES = [healthRoute, feedRoute, videoRoute, newestCreatorsRoute, catalogueRoute, mediaRoute] as const;

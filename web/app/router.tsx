@@ -1,0 +1,38 @@
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { AppLayout } from './AppLayout.tsx';
+import { lazyPage } from './lazyPage.ts';
+import { RouteError } from './RouteError.tsx';
+
+// Every page is its own chunk; the shell (navbar, sidebar, footer) is in the entry.
+const HomePage = lazyPage(() => import('../features/feed/HomePage.tsx'), 'HomePage');
+const VideoPage = lazyPage(() => import('../features/player/VideoPage.tsx'), 'VideoPage');
+const PrivacyPolicyPage = lazyPage(() => import('../features/legal/PrivacyPolicyPage.tsx'), 'PrivacyPolicyPage');
+const TermsOfServicePage = lazyPage(() => import('../features/legal/TermsOfServicePage.tsx'), 'TermsOfServicePage');
+const ComingSoonPage = lazyPage(() => import('../features/coming-soon/ComingSoonPage.tsx'), 'ComingSoonPage');
+const NotFoundPage = lazyPage(() => import('../features/not-found/NotFoundPage.tsx'), 'NotFoundPage');
+
+export const routes: RouteObject[] = [
+  {
+    path: '/',
+    Component: AppLayout,
+    // Only when the shell itself fails; page errors stay inside the shell below.
+    ErrorBoundary: RouteError,
+    children: [
+      {
+        ErrorBoundary: RouteError,
+        children: [
+          { index: true, Component: HomePage },
+          { path: 'video/:categoryId/:videoId', Component: VideoPage },
+          { path: 'privacy-policy', Component: PrivacyPolicyPage },
+          { path: 'terms-of-service', Component: TermsOfServicePage },
+          { path: 'coming-soon', Component: ComingSoonPage },
+          { path: '*', Component: NotFoundPage },
+        ],
+      },
+    ],
+  },
+];
+
+export function createAppRouter() {
+  return createBrowserRouter(routes);
+}

@@ -1,0 +1,54 @@
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { StatusMessage } from '../../components/StatusMessage.tsx';
+import { useDocumentTitle } from '../../lib/useDocumentTitle.ts';
+import { useVideo } from './useVideo.ts';
+import { VideoInfo } from './VideoInfo.tsx';
+import { VideoPlayer } from './VideoPlayer.tsx';
+import './VideoPage.css';
+
+/** /video/:categoryId/:videoId. The category in the path is only for the address; the id decides. */
+export function VideoPage() {
+  const videoId = useParams().videoId?.trim() ?? '';
+  if (videoId === '') return <StatusMessage kind="info" title="No video selected." />;
+  return <VideoView videoId={videoId} />;
+}
+
+function VideoView({ videoId }: { videoId: string }) {
+  const [attempt, setAttempt] = useState(0);
+  const state = useVideo(videoId, attempt);
+  useDocumentTitle(state.status === 'ready' ? state.video.title : null);
+
+  switch (state.status) {
+    case 'loading':
+      return <StatusMessage kind="loading" title="Loading video..." />;
+    case 'not-found':
+      return (
+        <StatusMessage kind="error" title="Video not found.">
+          <Link to="/">Browse videos</Link>
+        </StatusMessage>
+      );
+    case 'error':
+      return (
+        <StatusMessage kind="error" title={state.message}>
+          <button type="button" className="button button--ghost" onClick={() => setAttempt((n) => n + 1)}>
+            Try again
+          </button>
+        </StatusMessage>
+      );
+  }
+
+  const { video } = state;
+  return (
+    <article className="video-page">
+      {video.video_url ? (
+        <VideoPlayer key={video.id} src={video.video_url} poster={video.poster_url ?? video.thumbnail_url} title={video.title} />
+      ) : (
+        <div className="video-page__missing">
+          <StatusMessage kind="error" title="Video URL is missing." />
+        </div>
+      )}
+      <VideoInfo video={video} />
+    </article>
+  );
+}
