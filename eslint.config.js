@@ -24,6 +24,7 @@ export default tseslint.config(
   },
   {
     files: ['shared/**/*.ts'],
+    ignores: ['shared/**/*.test.ts'],
     languageOptions: { globals: {} },
     rules: boundary([
       { group: ['**/web/**', '**/api/**', '**/workers/**', '**/e2e/**', '../web', '../api', '../workers'], message: 'shared/ imports nothing of ours.' },
@@ -61,7 +62,7 @@ export default tseslint.config(
     ]),
   },
   {
-    files: ['e2e/**/*.ts', 'scripts/**/*.ts', '*.config.ts', '*.config.js'],
+    files: ['e2e/**/*.ts', 'scripts/**/*.{ts,mjs,js}', '*.config.ts', '*.config.js', '**/*.test.ts'],
     languageOptions: { globals: globals.node },
   },
 );

@@ -6,6 +6,7 @@ import compress from '@fastify/compress';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { randomUUID } from 'node:crypto';
+import fp from 'fastify-plugin';
 import context, { type AppContext } from './plugins/context.ts';
 import docs from './plugins/docs.ts';
 import errors from './plugins/errors.ts';
@@ -35,7 +36,7 @@ export function serverOptions(logLevel: string): FastifyServerOptions {
   };
 }
 
-export async function app(fastify: FastifyInstance, ctx: AppContext) {
+async function framemerch(fastify: FastifyInstance, ctx: AppContext) {
   await fastify.register(errors);
   await fastify.register(context, ctx);
   await fastify.register(security, { https: ctx.config.publicUrl.startsWith('https:') });
@@ -51,6 +52,9 @@ export async function app(fastify: FastifyInstance, ctx: AppContext) {
   await fastify.register(mediaRoutes);
   await fastify.register(web, { dist: ctx.config.webDist });
 }
+
+/** Not encapsulated, so the decorators (db, storage, readCache...) are visible to whoever registers it. */
+export const app = fp(framemerch, { name: 'framemerch' });
 
 /** Builds a ready app around the given context. */
 export async function buildApp(ctx: AppContext, options: FastifyServerOptions = serverOptions(ctx.config.logLevel)) {

@@ -18,6 +18,8 @@ export interface Config {
   adminPassword: string | null;
   ffmpegPath: string | null;
   ffprobePath: string | null;
+  /** Lifetime of cached public reads (feed pages, newest creators); 0 turns the cache off. */
+  readCacheMs: number;
   /** Built web app to serve; null serves the API alone (development behind Vite). */
   webDist: string | null;
 }
@@ -86,6 +88,15 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   const adminPassword = env.ADMIN_PASSWORD || null;
   if (adminPassword !== null && adminPassword.length < 8) problems.push('ADMIN_PASSWORD must be at least 8 characters');
 
+  let readCacheMs = 2000;
+  if (env.READ_CACHE_MS !== undefined && env.READ_CACHE_MS !== '') {
+    readCacheMs = Number(env.READ_CACHE_MS);
+    if (!Number.isInteger(readCacheMs) || readCacheMs < 0 || readCacheMs > 600_000) {
+      problems.push(`READ_CACHE_MS must be a whole number of milliseconds from 0 to 600000 (got "${env.READ_CACHE_MS}")`);
+      readCacheMs = 0;
+    }
+  }
+
   const webDistRaw = env.WEB_DIST ?? 'dist/web';
   const config: Config = {
     env: nodeEnv as Config['env'],
@@ -99,6 +110,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     adminPassword,
     ffmpegPath: env.FFMPEG_PATH || null,
     ffprobePath: env.FFPROBE_PATH || null,
+    readCacheMs,
     webDist: webDistRaw === '' || webDistRaw === 'none' ? null : path.resolve(cwd, webDistRaw),
   };
   if (problems.length > 0) throw new ConfigError(problems);

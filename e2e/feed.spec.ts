@@ -114,6 +114,57 @@ test('choosing a category shows only that category, as the API filters it', asyn
   await expect(titles).toHaveText(all.videos.map((v) => v.title));
 });
 
+test('a slow answer for a category left behind never replaces the newer one', async ({ page }) => {
+  const all = await apiFeed(page);
+  const [first, second] = VIDEO_CATEGORIES.filter((c) => all.videos.some((v) => v.category_id === c.id));
+  if (!first || !second) throw new Error('The seeded feed needs videos in at least two categories');
+  const expected = await apiFeed(page, second.slug);
+
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(
+    (url) => isFeedRequest(url) && url.searchParams.get('category') === first.slug,
+    async (route) => {
+      await held;
+      // The page has aborted this request by now; continuing it may fail, which is the point.
+      await route.continue().catch(() => undefined);
+    },
+  );
+
+  await page.goto('/');
+  await expect(page.getByTestId('video-card')).toHaveCount(all.videos.length);
+  await page.getByRole('button', { name: first.name, exact: true }).click();
+  await expect(page.getByText('Loading videos...')).toBeVisible();
+  await page.getByRole('button', { name: second.name, exact: true }).click();
+  const titles = page.getByTestId('feed-grid').getByRole('heading', { level: 3 });
+  await expect(titles).toHaveText(expected.videos.map((v) => v.title));
+  release();
+  // Give the abandoned answer every chance to land, then check it did not.
+  await page.waitForLoadState('networkidle');
+  await expect(titles).toHaveText(expected.videos.map((v) => v.title));
+  await expect(page.getByRole('button', { name: second.name, exact: true })).toHaveAttribute('aria-pressed', 'true');
+});
+
+test('Load more continues the feed from next_cursor', async ({ page }) => {
+  const all = await apiFeed(page);
+  const pageSize = 5;
+  test.skip(all.videos.length <= pageSize, 'needs more videos than one small page');
+  // Smaller pages than the app asks for, so the seeded feed spans several.
+  await page.route(isFeedRequest, (route) => {
+    const url = new URL(route.request().url());
+    url.searchParams.set('limit', String(pageSize));
+    return route.continue({ url: url.toString() });
+  });
+
+  await page.goto('/');
+  const titles = page.getByTestId('feed-grid').getByRole('heading', { level: 3 });
+  await expect(titles).toHaveText(all.videos.slice(0, pageSize).map((v) => v.title));
+  await page.getByRole('button', { name: 'Load more' }).click();
+  await expect(titles).toHaveText(all.videos.slice(0, pageSize * 2).map((v) => v.title));
+});
+
 test('a card opens /video/{categoryId}/{id} and the video plays', async ({ page }) => {
   const feed = await apiFeed(page);
   const target = feed.videos[0]!;

@@ -121,6 +121,40 @@ test('signed out, the navbar offers Sign In, Start Free and Upload', async ({ pa
   expect(new URL((await signIn).url()).searchParams.get('return_url')).toBe('/privacy-policy');
 });
 
+test('signed in, the avatar menu lists the account entries and closes on Escape or an outside click', async ({ page }) => {
+  // The session route belongs to a later issue; the reply shape is the one the navbar expects.
+  await page.route(
+    (url) => url.pathname === '/api/auth/me',
+    (route) =>
+      route.fulfill({
+        json: {
+          user: {
+            id: '00000000-0000-4000-8000-0000000000e2',
+            display_name: 'Ada Example',
+            username: 'adaexample',
+            profile_image_url: null,
+            is_admin: false,
+          },
+        },
+      }),
+  );
+  await page.goto('/');
+  await expect(page.getByRole('button', { name: 'Sign In' })).toHaveCount(0);
+  const avatar = page.getByRole('button', { name: 'Account menu' });
+  const menu = page.getByRole('menu', { name: 'Account' });
+
+  await avatar.click();
+  await expect(menu).toContainText('Signed in as Ada Example');
+  await expect(menu.getByRole('menuitem')).toHaveText(['Dashboard', 'Admin Portal', 'Delete Account', 'Logout']);
+  await page.keyboard.press('Escape');
+  await expect(menu).toBeHidden();
+
+  await avatar.click();
+  await expect(menu).toBeVisible();
+  await page.getByTestId('feed-grid').click({ position: { x: 5, y: 5 } });
+  await expect(menu).toBeHidden();
+});
+
 test('the footer has the year and a Contact Us mail link', async ({ page }) => {
   await page.goto('/');
   const footer = page.getByRole('contentinfo');

@@ -1,8 +1,9 @@
+// Base styles first, so every component stylesheet after them wins ties.
+import './app/global.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
 import { useAuth } from './lib/useAuth.ts';
-import './app/global.css';
 
 // The session check starts with the page, not after the first render.
 void useAuth.getState().load();

@@ -9,6 +9,7 @@ import type { Catalogue } from '../../shared/catalogue/parse.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
+import { ReadCache } from '../services/read-cache.ts';
 import type { ObjectStorage } from '../storage/object-storage.ts';
 
 export interface AppContext {
@@ -27,6 +28,7 @@ declare module 'fastify' {
     db: Kysely<DB>;
     storage: ObjectStorage;
     catalogue: Catalogue;
+    readCache: ReadCache;
   }
 }
 
@@ -36,6 +38,7 @@ async function context(app: FastifyInstance, ctx: AppContext) {
   app.decorate('db', ctx.database.db);
   app.decorate('storage', ctx.storage);
   app.decorate('catalogue', ctx.catalogue);
+  app.decorate('readCache', new ReadCache(ctx.config.readCacheMs));
   if (ctx.ownsDatabase) app.addHook('onClose', async () => ctx.database.close());
 }
 

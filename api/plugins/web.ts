@@ -28,6 +28,10 @@ async function web(app: FastifyInstance, opts: { dist: string | null }) {
         );
       },
     });
+    // The static handler refuses a bare folder; the site's root is the app.
+    app.get('/', { schema: { hide: true } }, (_request, reply) =>
+      reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html', dist),
+    );
   } else {
     app.log.warn('The web app is not built; serving the API only');
   }

@@ -2,11 +2,17 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { SIDEBAR_CREATOR_COUNT } from '../../shared/constants.ts';
 import { newestCreatorsRoute } from '../../shared/schemas/creators.ts';
 import { listNewestCreators } from '../db/repositories/users.ts';
+import { CACHE_NAMESPACES } from '../services/read-cache.ts';
 
 const creators: FastifyPluginAsyncTypebox = async (app) => {
   app.route({
     ...newestCreatorsRoute,
-    handler: async () => ({ success: true as const, creators: await listNewestCreators(app.db, SIDEBAR_CREATOR_COUNT) }),
+    handler: async () => ({
+      success: true as const,
+      creators: await app.readCache.get(CACHE_NAMESPACES.creators, 'newest', () =>
+        listNewestCreators(app.db, SIDEBAR_CREATOR_COUNT),
+      ),
+    }),
   });
 };
 

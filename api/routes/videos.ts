@@ -4,13 +4,19 @@ import { findVisibleVideo } from '../db/repositories/videos.ts';
 import { AppError } from '../errors.ts';
 import { feedPage, toCard } from '../services/feed.ts';
 import { mediaUrl } from '../services/media-urls.ts';
+import { CACHE_NAMESPACES } from '../services/read-cache.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const videos: FastifyPluginAsyncTypebox = async (app) => {
   app.route({
     ...feedRoute,
-    handler: async (request) => ({ success: true as const, ...(await feedPage(app.db, request.query)) }),
+    handler: async (request) => {
+      const { category = 'all', limit, before = '' } = request.query;
+      const key = `${category}|${limit ?? ''}|${before}`;
+      const page = await app.readCache.get(CACHE_NAMESPACES.feed, key, () => feedPage(app.db, request.query));
+      return { success: true as const, ...page };
+    },
   });
 
   app.route({

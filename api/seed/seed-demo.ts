@@ -8,8 +8,7 @@
  * A kill at any moment leaves either no demo rows or all of them, never duplicates.
  */
 import { copyFile, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { pipeline } from 'node:stream/promises';
+import { createReadStream } from 'node:fs';
 import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
@@ -96,17 +95,12 @@ export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
     for (const v of DEMO_VIDEOS) {
       const videoKey = `demo/${v.seedKey}.mp4`;
       const thumbKey = `demo/${v.seedKey}.jpg`;
-      let stored = await storage.stat('videos', videoKey);
-      if (!stored || !(await storage.stat('thumbnails', thumbKey))) {
-        const { clip, thumb } = await makeMedia(v, tools, scratch, opts.mediaCache ?? null);
-        await storage.put('thumbnails', thumbKey, createReadStream(thumb));
-        stored = await storage.put('videos', videoKey, createReadStream(clip));
-        await opts.onStep?.(`media:${v.seedKey}`);
-      }
-      const local = path.join(scratch, `${v.seedKey}.probe.mp4`);
-      await pipeline(await storage.read('videos', videoKey), createWriteStream(local));
-      const info = await probe(tools.ffprobe, local);
+      const { clip, thumb } = await makeMedia(v, tools, scratch, opts.mediaCache ?? null);
+      const info = await probe(tools.ffprobe, clip);
+      if (!(await storage.stat('thumbnails', thumbKey))) await storage.put('thumbnails', thumbKey, createReadStream(thumb));
+      const stored = (await storage.stat('videos', videoKey)) ?? (await storage.put('videos', videoKey, createReadStream(clip)));
       media.set(v.seedKey, { sizeBytes: stored.size, ...info });
+      await opts.onStep?.(`media:${v.seedKey}`);
     }
   } finally {
     await rm(scratch, { recursive: true, force: true });

@@ -57,7 +57,8 @@ export async function freshDatabase(): Promise<TestDatabase> {
 
 export async function testConfig(overrides: Record<string, string> = {}): Promise<Config> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'framemerch-test-'));
-  return loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', WEB_DIST: 'none', ...overrides });
+  // Reads are not cached unless a test asks for it, so a row a test writes is seen at once.
+  return loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', WEB_DIST: 'none', READ_CACHE_MS: '0', ...overrides });
 }
 
 export async function testApp(opts: { config?: Config } = {}) {

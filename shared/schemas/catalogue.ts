@@ -26,7 +26,7 @@ export const catalogueRoute = defineRoute({
     summary: 'Products the shop sells, with retail prices in cents and print areas in inches',
     tags: ['shop'],
     querystring: Type.Object(
-      { category: Type.Optional(Type.Union(MERCH_CATEGORIES.map((c) => Type.Literal(c)))) },
+      { category: Type.Optional(Type.Enum([...MERCH_CATEGORIES])) },
       { additionalProperties: false },
     ),
     response: {

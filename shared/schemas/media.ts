@@ -13,7 +13,7 @@ export const mediaRoute = defineRoute({
     tags: ['media'],
     params: Type.Object(
       {
-        bucket: Type.Union(STORAGE_BUCKETS.map((b) => Type.Literal(b))),
+        bucket: Type.Enum([...STORAGE_BUCKETS]),
         '*': Type.String({ maxLength: 200 }),
       },
       { additionalProperties: false },

@@ -4,7 +4,7 @@ import { FEED_PAGE_MAX, FEED_PAGE_SIZE } from '../constants.ts';
 import { errorReplies, Timestamp, Uuid } from './common.ts';
 import { defineRoute } from './route.ts';
 
-export const VideoCategoryParam = Type.Union([Type.Literal('all'), ...VIDEO_CATEGORY_SLUGS.map((s) => Type.Literal(s))]);
+export const VideoCategoryParam = Type.Enum(['all', ...VIDEO_CATEGORY_SLUGS]);
 
 export const VideoCard = Type.Object({
   id: Uuid,

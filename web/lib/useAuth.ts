@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import type { ReplyOf } from '../../shared/schemas/route.ts';
 import { request } from './api.ts';
 import { isApiError } from './ApiError.ts';
-import { deleteAccountRoute, logoutRoute, meRoute } from './authRoutes.ts';
+import { deleteAccountRoute, logoutRoute, meRoute } from '../../shared/schemas/auth.ts';
 
 export type SessionUser = ReplyOf<typeof meRoute>['user'];
 export type AuthStatus = 'loading' | 'signed-in' | 'signed-out';

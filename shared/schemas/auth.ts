@@ -1,11 +1,11 @@
 /**
- * Auth routes the navbar calls before the auth issue lands. They belong in
- * shared/schemas/auth.ts beside the server's handlers; move them there (same shapes)
- * when the API implements them.
+ * Session routes the navbar calls. The server registers them with the accounts work; until
+ * then they answer 404 and the web app treats the visitor as signed out. They are not in
+ * API_ROUTES (index.ts) until the server implements them.
  */
 import { Type } from 'typebox';
-import { errorReplies, Uuid } from '../../shared/schemas/common.ts';
-import { defineRoute } from '../../shared/schemas/route.ts';
+import { errorReplies, Uuid } from './common.ts';
+import { defineRoute } from './route.ts';
 
 export const SessionUser = Type.Object({
   id: Uuid,

@@ -1,0 +1,26 @@
+// The server the end-to-end tests run against: the built app on a fresh data directory,
+// seeded with the demo content (clips reused from the media cache).
+import { rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const dataDir = path.join(root, '.cache/e2e-data');
+rmSync(dataDir, { recursive: true, force: true });
+
+const child = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
+  cwd: root,
+  stdio: 'inherit',
+  env: {
+    ...process.env,
+    DATA_DIR: dataDir,
+    HOST: '127.0.0.1',
+    PUBLIC_URL: `http://127.0.0.1:${process.env.PORT ?? 3100}`,
+    DATABASE_URL: '',
+    LOG_LEVEL: 'warn',
+    ADMIN_PASSWORD: 'e2e admin password',
+    DEMO_MEDIA_CACHE: path.join(root, '.cache/demo-media'),
+  },
+});
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+child.on('exit', (code) => process.exit(code ?? 1));
