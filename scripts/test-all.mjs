@@ -2,7 +2,7 @@
 // with its bundle budget, and the browser tests (Playwright). Every step runs even when one
 // before it failed; the last line is the plain "N passed, N failed" summary.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -60,4 +60,5 @@ for (const step of steps) {
 console.log('\n=== summary ===');
 for (const l of lines) console.log(l);
 console.log(`${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
+if (process.env.TEST_SUMMARY_FILE) writeFileSync(process.env.TEST_SUMMARY_FILE, JSON.stringify(totals));
 process.exit(totals.failed > 0 ? 1 : 0);

@@ -7,7 +7,7 @@
  *     together with the marker that says seeding is done.
  * A kill at any moment leaves either no demo rows or all of them, never duplicates.
  */
-import { copyFile, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rename, rm, stat } from 'node:fs/promises';
 import { createReadStream } from 'node:fs';
 import { createHash } from 'node:crypto';
 import os from 'node:os';
@@ -76,10 +76,25 @@ async function makeMedia(v: DemoVideo, tools: MediaTools, scratch: string, cache
     const tmpThumb = path.join(scratch, `${id}.tmp.jpg`);
     await runFfmpeg(tools.ffmpeg, ffmpegArgs(v, tmpClip));
     await runFfmpeg(tools.ffmpeg, ['-y', '-ss', '1.5', '-i', tmpClip, '-frames:v', '1', '-vf', 'scale=640:-2', '-q:v', '3', tmpThumb]);
-    await copyFile(tmpClip, clip);
-    await copyFile(tmpThumb, thumb);
+    // Copy then rename, so another process reading the cache never sees half a file.
+    const suffix = `.${process.pid}.${Date.now()}.part`;
+    await copyFile(tmpThumb, thumb + suffix);
+    await rename(thumb + suffix, thumb);
+    await copyFile(tmpClip, clip + suffix);
+    await rename(clip + suffix, clip);
   }
   return { clip, thumb };
+}
+
+/** Makes every demo clip into the cache folder ahead of time (tests and benchmarks share it). */
+export async function fillMediaCache(tools: MediaTools, cache: string): Promise<void> {
+  await mkdir(cache, { recursive: true });
+  const scratch = await mkdtemp(path.join(os.tmpdir(), 'framemerch-media-'));
+  try {
+    for (const v of DEMO_VIDEOS) await makeMedia(v, tools, scratch, cache);
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
 }
 
 export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
