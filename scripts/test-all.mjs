@@ -11,13 +11,15 @@ mkdirSync(cache, { recursive: true });
 const vitestJson = path.join(cache, 'vitest-report.json');
 const playwrightJson = path.join(cache, 'playwright-report.json');
 
-const only = process.argv.slice(2);
+const args = process.argv.slice(2);
+const apiOnly = args.includes('--api-only');
+const only = args.filter((a) => !a.startsWith('--'));
 const steps = [
   { name: 'typecheck', cmd: ['npm', 'run', '-s', 'typecheck'], kind: 'check' },
   { name: 'lint', cmd: ['npm', 'run', '-s', 'lint'], kind: 'check' },
   {
     name: 'unit and API tests',
-    cmd: ['npx', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`],
+    cmd: ['npx', 'vitest', 'run', ...(apiOnly ? ['--project', 'api'] : []), '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`],
     kind: 'vitest',
     report: vitestJson,
   },
