@@ -31,7 +31,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['shared/**/*.test.ts', 'workers/**/*.test.ts', 'web/**/*.test.{ts,tsx}', 'api/**/*.unit.test.ts'],
+          include: ['shared/**/*.test.ts', 'workers/**/*.test.ts', 'web/**/*.test.{ts,tsx}', 'api/**/*.unit.test.ts', 'scripts/**/*.test.ts'],
           environment: 'node',
         },
       },

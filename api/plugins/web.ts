@@ -22,15 +22,17 @@ async function web(app: FastifyInstance, opts: { dist: string | null }) {
       index: false,
       setHeaders(reply, file) {
         const rel = path.relative(dist, file);
-        reply.header(
-          'cache-control',
-          rel.startsWith(`assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'public, max-age=300',
-        );
+        const cache = rel.startsWith(`assets${path.sep}`)
+          ? 'public, max-age=31536000, immutable'
+          : rel === 'index.html'
+            ? 'no-cache'
+            : 'public, max-age=300';
+        reply.header('cache-control', cache);
       },
     });
     // The static handler refuses a bare folder; the site's root is the app.
     app.get('/', { schema: { hide: true } }, (_request, reply) =>
-      reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html', dist),
+      reply.type('text/html; charset=utf-8').sendFile('index.html', dist),
     );
   } else {
     app.log.warn('The web app is not built; serving the API only');
@@ -40,7 +42,7 @@ async function web(app: FastifyInstance, opts: { dist: string | null }) {
     const url = request.url.split('?')[0] ?? '/';
     const isApi = API_PREFIXES.some((p) => url.startsWith(p)) || url === '/api';
     if (!isApi && dist && (request.method === 'GET' || request.method === 'HEAD')) {
-      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html', dist);
+      return reply.type('text/html; charset=utf-8').sendFile('index.html', dist);
     }
     return reply
       .code(404)
