@@ -8,14 +8,13 @@
  *   BENCH_DATABASE_URL=postgres://...      the PostgreSQL server to use (a fresh database is made on it)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { prepare } from '../api/bootstrap.ts';
 import { loadConfig } from '../api/config.ts';
+import { createScratchDatabase } from '../api/db/database.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const CONNECTIONS = 50;
@@ -52,18 +51,8 @@ async function waitHealthy(child: ChildProcess) {
 
 async function run(kind: 'pglite' | 'postgres') {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'framemerch-bench-'));
-  let dbName: string | null = null;
-  let databaseUrl = '';
-  if (kind === 'postgres') {
-    dbName = `framemerch_bench_${randomBytes(4).toString('hex')}`;
-    const c = new pg.Client({ connectionString: PG_BASE });
-    await c.connect();
-    await c.query(`CREATE DATABASE ${dbName}`);
-    await c.end();
-    const u = new URL(PG_BASE);
-    u.pathname = `/${dbName}`;
-    databaseUrl = u.toString();
-  }
+  const scratch = kind === 'postgres' ? await createScratchDatabase(PG_BASE, 'framemerch_bench') : null;
+  const databaseUrl = scratch?.url ?? '';
   const env = {
     ...process.env,
     NODE_ENV: 'production',
@@ -125,12 +114,7 @@ async function run(kind: 'pglite' | 'postgres') {
   } finally {
     await stop(child);
     await rm(dataDir, { recursive: true, force: true });
-    if (dbName) {
-      const c = new pg.Client({ connectionString: PG_BASE });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-      await c.end();
-    }
+    await scratch?.drop();
   }
 }
 

@@ -2,6 +2,7 @@
  * Opens the database: PostgreSQL when a URL is given, otherwise the embedded PGlite under the
  * data directory (or in memory). Both speak the same SQL and share every query and migration.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
@@ -47,4 +48,25 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   await pglite.waitReady;
   const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
   return { kind: 'pglite', db, close: () => db.destroy() };
+}
+
+/**
+ * Creates an empty database with a unique name on the PostgreSQL server of `serverUrl`, for a
+ * test run or a benchmark; `drop` removes it again, even with connections still open.
+ */
+export async function createScratchDatabase(serverUrl: string, prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `${prefix}_${Date.now()}_${randomBytes(4).toString('hex')}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }

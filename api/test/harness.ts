@@ -3,14 +3,12 @@
  * the PostgreSQL server named by TEST_DATABASE_URL), migrated, with the catalogue loaded and
  * storage in a temporary folder; the app built around it and driven through inject().
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { buildApp } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
-import { openDatabase, type Database } from '../db/database.ts';
+import { createScratchDatabase, openDatabase, type Database } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
 import { syncCatalogue } from '../db/repositories/catalogue.ts';
 import { readCatalogue } from '../services/catalogue.ts';
@@ -33,24 +31,15 @@ export async function freshDatabase(): Promise<TestDatabase> {
     await migrate(database.db);
     return { database, url: null, drop: () => database.close() };
   }
-  const name = `framemerch_test_${Date.now()}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString() });
+  const scratch = await createScratchDatabase(base, 'framemerch_test');
+  const database = await openDatabase({ url: scratch.url });
   await migrate(database.db);
   return {
     database,
-    url: url.toString(),
+    url: scratch.url,
     drop: async () => {
       await database.close();
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
+      await scratch.drop();
     },
   };
 }
