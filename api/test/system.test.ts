@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
 import { API_ROUTES } from '../../shared/schemas/index.ts';
 import { testApp, type TestApp } from './harness.ts';
 
@@ -126,5 +128,24 @@ describe('GET /api/catalogue/products', () => {
     const rows = await t.db.selectFrom('catalogue_products').select(['sku', 'price_cents', 'base_cost_cents']).where('active', '=', true).execute();
     expect(rows).toHaveLength(50);
     expect(rows.find((r) => r.sku === 'unisex-tshirt')).toEqual({ sku: 'unisex-tshirt', price_cents: 2169, base_cost_cents: 1169 });
+  });
+});
+
+describe('GET /api/health when a part is down', () => {
+  it('answers 503 and names the part that failed', async () => {
+    const broken = await testApp();
+    try {
+      await rm(path.join(broken.config.dataDir, 'storage', '.tmp'), { recursive: true, force: true });
+      const storageDown = await broken.app.inject({ method: 'GET', url: '/api/health' });
+      expect(storageDown.statusCode).toBe(503);
+      expect(storageDown.json()).toMatchObject({ success: false, status: 'degraded', database: { ok: true }, storage: { ok: false } });
+      await mkdir(path.join(broken.config.dataDir, 'storage', '.tmp'));
+      await broken.database.close();
+      const dbDown = await broken.app.inject({ method: 'GET', url: '/api/health' });
+      expect(dbDown.statusCode).toBe(503);
+      expect(dbDown.json()).toMatchObject({ status: 'degraded', database: { ok: false }, storage: { ok: true } });
+    } finally {
+      await broken.close();
+    }
   });
 });
