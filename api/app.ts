@@ -7,15 +7,21 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import fp from 'fastify-plugin';
+import auth from './plugins/auth.ts';
 import context, { type AppContext } from './plugins/context.ts';
 import docs from './plugins/docs.ts';
 import errors from './plugins/errors.ts';
+import identity from './plugins/identity.ts';
+import mail from './plugins/mail.ts';
 import security from './plugins/security.ts';
 import web from './plugins/web.ts';
+import authRoutes from './routes/auth.ts';
 import catalogueRoutes from './routes/catalogue.ts';
 import creatorRoutes from './routes/creators.ts';
 import healthRoutes from './routes/health.ts';
+import mailRoutes from './routes/mail.ts';
 import mediaRoutes from './routes/media.ts';
+import userRoutes from './routes/users.ts';
 import videoRoutes from './routes/videos.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,100}$/;
@@ -45,11 +51,17 @@ async function framemerch(fastify: FastifyInstance, ctx: AppContext) {
     reply.header('x-request-id', request.id);
   });
   await fastify.register(docs);
+  await fastify.register(auth);
+  await fastify.register(mail);
+  await fastify.register(identity);
   await fastify.register(healthRoutes);
   await fastify.register(videoRoutes);
   await fastify.register(creatorRoutes);
   await fastify.register(catalogueRoutes);
   await fastify.register(mediaRoutes);
+  await fastify.register(authRoutes);
+  await fastify.register(userRoutes);
+  await fastify.register(mailRoutes);
   await fastify.register(web, { dist: ctx.config.webDist });
 }
 

@@ -18,6 +18,12 @@ export interface Config {
   adminPassword: string | null;
   ffmpegPath: string | null;
   ffprobePath: string | null;
+  /** An outside OpenID provider (Google); null runs the embedded identity provider. */
+  oidc: { issuer: string; clientId: string; clientSecret: string } | null;
+  /** SMTP server for outgoing mail; null delivers into the outbox, readable at /dev/mail. */
+  smtpUrl: string | null;
+  mailFrom: string;
+  sessionDays: number;
   /** Lifetime of cached public reads (feed pages, newest creators); 0 turns the cache off. */
   readCacheMs: number;
   /** Built web app to serve; null serves the API alone (development behind Vite). */
@@ -97,6 +103,41 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     }
   }
 
+  let oidc: Config['oidc'] = null;
+  if (env.OIDC_CLIENT_ID) {
+    const issuer = env.OIDC_ISSUER || 'https://accounts.google.com';
+    if (!env.OIDC_CLIENT_SECRET) problems.push('OIDC_CLIENT_SECRET is required with OIDC_CLIENT_ID');
+    try {
+      if (new URL(issuer).protocol !== 'https:') problems.push('OIDC_ISSUER must be an https URL');
+    } catch {
+      problems.push(`OIDC_ISSUER is not a URL (got "${issuer}")`);
+    }
+    oidc = { issuer, clientId: env.OIDC_CLIENT_ID, clientSecret: env.OIDC_CLIENT_SECRET ?? '' };
+  } else if (env.OIDC_ISSUER || env.OIDC_CLIENT_SECRET) {
+    problems.push('OIDC_CLIENT_ID is required with OIDC_ISSUER or OIDC_CLIENT_SECRET');
+  }
+
+  let smtpUrl: string | null = null;
+  if (env.SMTP_URL) {
+    try {
+      const u = new URL(env.SMTP_URL);
+      if (u.protocol !== 'smtp:' && u.protocol !== 'smtps:') throw new Error('protocol');
+      smtpUrl = env.SMTP_URL;
+    } catch {
+      problems.push('SMTP_URL must be an smtp:// or smtps:// URL');
+    }
+  }
+  const mailFrom = env.MAIL_FROM || 'FrameMerch <no-reply@framemerch.local>';
+
+  let sessionDays = 30;
+  if (env.SESSION_DAYS) {
+    sessionDays = Number(env.SESSION_DAYS);
+    if (!Number.isInteger(sessionDays) || sessionDays < 1 || sessionDays > 365) {
+      problems.push(`SESSION_DAYS must be a whole number from 1 to 365 (got "${env.SESSION_DAYS}")`);
+      sessionDays = 30;
+    }
+  }
+
   const webDistRaw = env.WEB_DIST ?? 'dist/web';
   const config: Config = {
     env: nodeEnv as Config['env'],
@@ -111,6 +152,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     ffmpegPath: env.FFMPEG_PATH || null,
     ffprobePath: env.FFPROBE_PATH || null,
     readCacheMs,
+    oidc,
+    smtpUrl,
+    mailFrom,
+    sessionDays,
     webDist: webDistRaw === '' || webDistRaw === 'none' ? null : path.resolve(cwd, webDistRaw),
   };
   if (problems.length > 0) throw new ConfigError(problems);

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
-const dataDir = path.join(root, '.cache/e2e-data');
+const dataDir = path.join(root, `.cache/e2e-data-${process.env.PORT ?? 3100}`);
 rmSync(dataDir, { recursive: true, force: true });
 
 const child = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {

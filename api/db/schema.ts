@@ -39,6 +39,7 @@ export interface UsersTable {
   stripe_connect_account_id: string | null;
   stripe_connect_status: 'pending' | 'active' | 'restricted' | 'disabled' | null;
   seed_key: string | null;
+  auth_picture_url: string | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }
@@ -266,7 +267,7 @@ export interface OrderStatusHistoryTable {
 
 export interface PayoutsTable {
   id: Generated<string>;
-  user_id: string;
+  user_id: string | null;
   amount_cents: number;
   fee_cents: Generated<number>;
   method: 'paypal' | 'ach' | 'stripe_connect';
@@ -280,7 +281,7 @@ export interface PayoutsTable {
 
 export interface EarningsTable {
   id: Generated<string>;
-  user_id: string;
+  user_id: string | null;
   order_item_id: string | null;
   kind: Generated<'sale' | 'reversal'>;
   amount_cents: number;
@@ -329,6 +330,23 @@ export interface JobsTable {
   updated_at: UpdatedAt;
 }
 
+export interface AuthFlowsTable {
+  state: string;
+  binding_hash: string;
+  nonce: string;
+  code_verifier: string;
+  return_path: string;
+  created_at: CreatedAt;
+  expires_at: Date | string;
+}
+
+export interface IdpAccountsTable {
+  subject: string;
+  email: string;
+  name: string;
+  created_at: CreatedAt;
+}
+
 export interface SchemaMigrationsTable {
   version: number;
   name: string;
@@ -358,5 +376,7 @@ export interface DB {
   processed_webhook_events: ProcessedWebhookEventsTable;
   email_outbox: EmailOutboxTable;
   jobs: JobsTable;
+  auth_flows: AuthFlowsTable;
+  idp_accounts: IdpAccountsTable;
   schema_migrations: SchemaMigrationsTable;
 }

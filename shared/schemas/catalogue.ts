@@ -22,6 +22,7 @@ export type CatalogueProductReply = Static<typeof CatalogueProductReply>;
 export const catalogueRoute = defineRoute({
   method: 'GET',
   url: '/api/catalogue/products',
+  access: 'public',
   schema: {
     summary: 'Products the shop sells, with retail prices in cents and print areas in inches',
     tags: ['shop'],

@@ -14,6 +14,7 @@ export type CreatorSummary = Static<typeof CreatorSummary>;
 export const newestCreatorsRoute = defineRoute({
   method: 'GET',
   url: '/api/creators/newest',
+  access: 'public',
   schema: {
     summary: `The ${SIDEBAR_CREATOR_COUNT} newest active creators, for the sidebar`,
     tags: ['creators'],

@@ -18,6 +18,7 @@ const HealthReply = Type.Object({
 export const healthRoute = defineRoute({
   method: 'GET',
   url: '/api/health',
+  access: 'public',
   schema: {
     summary: 'Reports whether the database and object storage answer',
     tags: ['system'],

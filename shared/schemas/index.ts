@@ -1,8 +1,37 @@
 /** Every API route the server registers, defined once (see route.ts). */
+import {
+  deleteAccountRoute,
+  devMailRoute,
+  loginRoute,
+  logoutRoute,
+  meRoute,
+  oidcCallbackRoute,
+  oidcLoginRoute,
+  signupRoute,
+  subscriptionEmailRoute,
+  welcomeEmailRoute,
+} from './auth.ts';
 import { catalogueRoute } from './catalogue.ts';
 import { newestCreatorsRoute } from './creators.ts';
 import { healthRoute } from './health.ts';
 import { mediaRoute } from './media.ts';
 import { feedRoute, videoRoute } from './videos.ts';
 
-export const API_ROUTES = [healthRoute, feedRoute, videoRoute, newestCreatorsRoute, catalogueRoute, mediaRoute] as const;
+export const API_ROUTES = [
+  healthRoute,
+  feedRoute,
+  videoRoute,
+  newestCreatorsRoute,
+  catalogueRoute,
+  mediaRoute,
+  signupRoute,
+  loginRoute,
+  meRoute,
+  logoutRoute,
+  oidcLoginRoute,
+  oidcCallbackRoute,
+  deleteAccountRoute,
+  welcomeEmailRoute,
+  subscriptionEmailRoute,
+  devMailRoute,
+] as const;

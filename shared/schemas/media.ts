@@ -8,6 +8,7 @@ const Binary = Type.String({ format: 'binary', description: 'The stored bytes (o
 export const mediaRoute = defineRoute({
   method: 'GET',
   url: '/media/:bucket/*',
+  access: 'public',
   schema: {
     summary: 'A stored video or image; honours Range requests (206) for seeking',
     tags: ['media'],

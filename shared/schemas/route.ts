@@ -16,9 +16,16 @@ export interface RouteSchema {
   response: Record<number, TSchema>;
 }
 
+/**
+ * Who may call a route, enforced by the server for every route:
+ * public (anyone), user (any signed-in user), creator (role creator, or an admin), admin (is_admin).
+ */
+export type Access = 'public' | 'user' | 'creator' | 'admin';
+
 export interface RouteDef {
   method: HttpMethod;
   url: string;
+  access: Access;
   schema: RouteSchema;
 }
 

@@ -49,6 +49,7 @@ export type FeedQuery = Static<typeof FeedQuery>;
 export const feedRoute = defineRoute({
   method: 'GET',
   url: '/api/videos',
+  access: 'public',
   schema: {
     summary: 'The home feed: visible videos, newest first, optionally of one category',
     tags: ['videos'],
@@ -67,6 +68,7 @@ export const feedRoute = defineRoute({
 export const videoRoute = defineRoute({
   method: 'GET',
   url: '/api/videos/:id',
+  access: 'public',
   schema: {
     summary: 'One visible video with its media URLs',
     tags: ['videos'],

@@ -69,7 +69,7 @@ describe('request', () => {
     const error = await caught(request(videoRoute, { params: { id: '0b6f3c1e-0000-4000-8000-000000000000' } }));
     expect(calls[0]?.url).toBe('/api/videos/0b6f3c1e-0000-4000-8000-000000000000');
     expect(isApiError(error)).toBe(true);
-    expect(error).toMatchObject({ name: 'ApiError', status: 404, code: 'NOT_FOUND', message: 'Video not found.' });
+    expect(error).toMatchObject({ name: 'ApiError', status: 404, code: 'NOT_FOUND', message: 'Video not found.', serverError: 'Video not found.' });
   });
 
   it('treats success:false as a failure even with status 200', async () => {
@@ -81,8 +81,21 @@ describe('request', () => {
     const { request } = fakeFetch(() => new Response('<html>Bad gateway</html>', { status: 502 }));
     expect(await caught(request(newestCreatorsRoute))).toMatchObject({
       status: 502,
-      code: 'HTTP_ERROR',
+      code: 'NOT_JSON',
       message: 'Unexpected response from server (not JSON)',
+      serverError: null,
+      body: '<html>Bad gateway</html>',
+    });
+  });
+
+  it('keeps the body of a JSON failure without an error text, for messages that quote it', async () => {
+    const { request } = fakeFetch(() => json(500, { oops: true }));
+    expect(await caught(request(newestCreatorsRoute))).toMatchObject({
+      status: 500,
+      code: 'HTTP_ERROR',
+      message: 'Request failed with status 500',
+      serverError: null,
+      body: '{"oops":true}',
     });
   });
 

@@ -17,6 +17,9 @@ export type RequestOptions<R extends RouteDef> = ([ParamsOf<R>] extends [undefin
     signal?: AbortSignal;
   };
 
+/** The reply of any success status a route declares (200, 201 for creation, 202 for queued work). */
+export type OkReplyOf<R extends RouteDef> = ReplyOf<R, 200> | ReplyOf<R, 201> | ReplyOf<R, 202>;
+
 type OptionsArg<R extends RouteDef> = [ParamsOf<R>, BodyOf<R>] extends [undefined, undefined]
   ? [options?: RequestOptions<R>]
   : [options: RequestOptions<R>];
@@ -44,32 +47,32 @@ export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
 const NETWORK_MESSAGE = 'Network error. Please check your internet connection and try again.';
 
-async function readJson(response: Response): Promise<unknown> {
-  if (response.status === 204) return undefined;
+const NOT_JSON = Symbol('not-json');
+const BODY_QUOTE_LIMIT = 500;
+
+async function readReply(response: Response): Promise<{ text: string; payload: unknown }> {
+  if (response.status === 204) return { text: '', payload: undefined };
   const text = await response.text();
-  if (text === '') return undefined;
+  if (text === '') return { text, payload: undefined };
   try {
-    return JSON.parse(text) as unknown;
+    return { text, payload: JSON.parse(text) as unknown };
   } catch {
-    return Symbol.for('not-json');
+    return { text, payload: NOT_JSON };
   }
 }
 
-function failure(status: number, payload: unknown): ApiError {
+function failure(status: number, payload: unknown, text: string): ApiError {
   const body = (typeof payload === 'object' && payload !== null ? payload : {}) as Record<string, unknown>;
-  const code = typeof body.code === 'string' ? body.code : status === 0 ? 'NETWORK_ERROR' : 'HTTP_ERROR';
+  const serverError = typeof body.error === 'string' && body.error !== '' ? body.error : null;
+  const code = typeof body.code === 'string' ? body.code : payload === NOT_JSON ? 'NOT_JSON' : 'HTTP_ERROR';
   const message =
-    typeof body.error === 'string' && body.error !== ''
-      ? body.error
-      : payload === Symbol.for('not-json')
-        ? 'Unexpected response from server (not JSON)'
-        : `Request failed with status ${status}`;
-  return new ApiError(status, code, message);
+    serverError ?? (payload === NOT_JSON ? 'Unexpected response from server (not JSON)' : `Request failed with status ${status}`);
+  return new ApiError(status, code, message, serverError, text.slice(0, BODY_QUOTE_LIMIT));
 }
 
 /** Builds a `request` function over any fetch; tests pass a fake one. */
 export function createApiClient(fetchImpl: FetchLike) {
-  return async function request<R extends RouteDef>(route: R, ...[options]: OptionsArg<R>): Promise<ReplyOf<R>> {
+  return async function request<R extends RouteDef>(route: R, ...[options]: OptionsArg<R>): Promise<OkReplyOf<R>> {
     const opts = (options ?? {}) as { params?: object; query?: object; body?: unknown; signal?: AbortSignal };
     const url = buildUrl(route.url, opts.params, opts.query);
     const headers: Record<string, string> = { accept: 'application/json' };
@@ -88,10 +91,10 @@ export function createApiClient(fetchImpl: FetchLike) {
       if ((error as { name?: unknown }).name === 'AbortError' || opts.signal?.aborted) throw error;
       throw new ApiError(0, 'NETWORK_ERROR', NETWORK_MESSAGE);
     }
-    const payload = await readJson(response);
+    const { text, payload } = await readReply(response);
     const flagged = typeof payload === 'object' && payload !== null && (payload as { success?: unknown }).success === false;
-    if (!response.ok || flagged || payload === Symbol.for('not-json')) throw failure(response.status, payload);
-    return payload as ReplyOf<R>;
+    if (!response.ok || flagged || payload === NOT_JSON) throw failure(response.status, payload, text);
+    return payload as OkReplyOf<R>;
   };
 }
 

@@ -1,7 +1,11 @@
-const GOOGLE_LOGIN_PATH = '/api/auth/google/login';
+import { safeReturnPath } from '../../shared/safe-return.ts';
+import { oidcLoginRoute } from '../../shared/schemas/auth.ts';
+import { buildUrl } from './api.ts';
 
-/** The full-page sign-in address; the identity provider sends the user back to `returnTo`. */
+/**
+ * The full-page sign-in address (Google, or the embedded identity provider); the server
+ * sends the visitor back to `returnTo` with login=success.
+ */
 export function signInHref(returnTo: string): string {
-  const target = returnTo.startsWith('/') && !returnTo.startsWith('//') ? returnTo : '/';
-  return `${GOOGLE_LOGIN_PATH}?return_url=${encodeURIComponent(target)}`;
+  return buildUrl(oidcLoginRoute.url, undefined, { return_url: safeReturnPath(returnTo) });
 }

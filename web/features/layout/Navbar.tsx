@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Icon } from '../../components/Icon.tsx';
+import { useAuth } from '../../lib/useAuth.ts';
 import { useBrowse } from '../../lib/useBrowse.ts';
 import { useLayout } from '../../lib/useLayout.ts';
 import { AuthActions } from './AuthActions.tsx';
@@ -12,6 +13,8 @@ export function Navbar() {
   const sidebarOpen = useLayout((s) => s.sidebarOpen);
   const toggleSidebar = useLayout((s) => s.toggleSidebar);
   const resetBrowse = useBrowse((s) => s.reset);
+  // Hidden while a sign-in is being confirmed (spec section 2).
+  const signInPending = useAuth((s) => s.status === 'pending');
   // Mobile only: the search box collapses to an icon and opens over the bar.
   const [searchOpen, setSearchOpen] = useState(false);
 
@@ -42,9 +45,11 @@ export function Navbar() {
         <button type="button" className="icon-button navbar__search-open" aria-label="Open search" onClick={() => setSearchOpen(true)}>
           <Icon name="search" />
         </button>
-        <Link to="/upload" className="icon-button" aria-label="Upload">
-          <Icon name="upload" />
-        </Link>
+        {!signInPending && (
+          <Link to="/upload" className="icon-button" aria-label="Upload">
+            <Icon name="upload" />
+          </Link>
+        )}
         <AuthActions />
       </div>
     </header>
