@@ -5,12 +5,14 @@
 import { expect, test, type Page } from '@playwright/test';
 import { VIDEO_CATEGORIES } from '../shared/categories.ts';
 import { CONTACT_EMAIL, FEED_PAGE_SIZE, FOOTER_YEAR, SIDEBAR_CREATOR_COUNT } from '../shared/constants.ts';
+import type { signupRoute } from '../shared/schemas/auth.ts';
 import type { newestCreatorsRoute } from '../shared/schemas/creators.ts';
 import type { ReplyOf } from '../shared/schemas/route.ts';
 import type { feedRoute } from '../shared/schemas/videos.ts';
 
 type FeedReply = ReplyOf<typeof feedRoute>;
 type CreatorsReply = ReplyOf<typeof newestCreatorsRoute>;
+type SignupReply = ReplyOf<typeof signupRoute, 201>;
 
 async function apiFeed(page: Page): Promise<FeedReply> {
   const response = await page.request.get(`/api/videos?limit=${FEED_PAGE_SIZE}`);
@@ -122,30 +124,22 @@ test('signed out, the navbar offers Sign In, Start Free and Upload', async ({ pa
 });
 
 test('signed in, the avatar menu lists the account entries and closes on Escape or an outside click', async ({ page }) => {
-  // The session route belongs to a later issue; the reply shape is the one the navbar expects.
-  await page.route(
-    (url) => url.pathname === '/api/auth/me',
-    (route) =>
-      route.fulfill({
-        json: {
-          user: {
-            id: '00000000-0000-4000-8000-0000000000e2',
-            display_name: 'Ada Example',
-            username: 'adaexample',
-            profile_image_url: null,
-            is_admin: false,
-          },
-        },
-      }),
-  );
+  // A real session: a customer account made through the API (its cookie is the page's).
+  const email = `navigation-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+  const signup = await page.request.post('/api/auth/signup', { data: { email, password: 'navigation e2e password' } });
+  expect(signup.status()).toBe(201);
+  const { user } = (await signup.json()) as SignupReply;
+
   await page.goto('/');
+  await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Sign In' })).toHaveCount(0);
   const avatar = page.getByRole('button', { name: 'Account menu' });
   const menu = page.getByRole('menu', { name: 'Account' });
 
   await avatar.click();
-  await expect(menu).toContainText('Signed in as Ada Example');
-  await expect(menu.getByRole('menuitem')).toHaveText(['Dashboard', 'Admin Portal', 'Delete Account', 'Logout']);
+  await expect(menu).toContainText(`Signed in as ${user.display_name}`);
+  // Admin Portal is for admins only (a deliberate change from the spec).
+  await expect(menu.getByRole('menuitem')).toHaveText(['Dashboard', 'Delete Account', 'Logout']);
   await page.keyboard.press('Escape');
   await expect(menu).toBeHidden();
 

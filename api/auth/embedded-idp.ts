@@ -4,15 +4,15 @@
  * name and an email for a local account. The app signs in against it over the same OpenID
  * Connect code path it uses with Google. It does not vouch for the email (email_verified is
  * false), so it can never take over an account that already has that email.
- *
- * Sign-ins in progress (codes, interactions) live in this process's memory and are lost on a
- * restart; accounts are in the database.
+ * Its records (sessions, interactions, codes, grants) and accounts are in the database, so a
+ * restart or a second process continues a sign-in in progress.
  */
 import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import Provider, { type Configuration } from 'oidc-provider';
 import { ensureSetting } from '../db/repositories/settings.ts';
+import { databaseAdapter } from './idp-adapter.ts';
 import type { DB } from '../db/schema.ts';
 
 export const IDP_MOUNT = '/oidc';
@@ -85,6 +85,15 @@ export async function mountEmbeddedIdp(app: FastifyInstance, opts: { publicUrl: 
   const keys = await loadKeys(app.db);
   const issuer = `${opts.publicUrl}${IDP_MOUNT}`;
   const configuration: Configuration = {
+    adapter: databaseAdapter(app.db),
+    ttl: {
+      Interaction: 15 * 60,
+      Session: 14 * 24 * 3600,
+      Grant: 14 * 24 * 3600,
+      AuthorizationCode: 60,
+      AccessToken: 10 * 60,
+      IdToken: 10 * 60,
+    },
     clients: [
       {
         client_id: IDP_CLIENT_ID,
@@ -96,6 +105,8 @@ export async function mountEmbeddedIdp(app: FastifyInstance, opts: { publicUrl: 
       },
     ],
     pkce: { required: () => true },
+    // Put the email and name in the ID token itself, as Google does.
+    conformIdTokenClaims: false,
     jwks: { keys: [keys.jwk as never] },
     cookies: { keys: [keys.cookieKey] },
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },

@@ -347,6 +347,17 @@ export interface IdpAccountsTable {
   created_at: CreatedAt;
 }
 
+export interface IdpRecordsTable {
+  model: string;
+  id: string;
+  payload: Json<Record<string, unknown>>;
+  grant_id: string | null;
+  uid: string | null;
+  user_code: string | null;
+  consumed_at: Date | null;
+  expires_at: Date | null;
+}
+
 export interface SchemaMigrationsTable {
   version: number;
   name: string;
@@ -378,5 +389,6 @@ export interface DB {
   jobs: JobsTable;
   auth_flows: AuthFlowsTable;
   idp_accounts: IdpAccountsTable;
+  idp_records: IdpRecordsTable;
   schema_migrations: SchemaMigrationsTable;
 }

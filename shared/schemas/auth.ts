@@ -83,7 +83,7 @@ export const loginRoute = defineRoute({
 export const meRoute = defineRoute({
   method: 'GET',
   url: '/api/auth/me',
-  access: 'public',
+  access: 'user',
   schema: {
     summary: 'The signed-in user of this session (401 SESSION_EXPIRED when it has run out)',
     tags: ['auth'],

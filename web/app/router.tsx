@@ -9,6 +9,8 @@ const VideoPage = lazyPage(() => import('../features/player/VideoPage.tsx'), 'Vi
 const PrivacyPolicyPage = lazyPage(() => import('../features/legal/PrivacyPolicyPage.tsx'), 'PrivacyPolicyPage');
 const TermsOfServicePage = lazyPage(() => import('../features/legal/TermsOfServicePage.tsx'), 'TermsOfServicePage');
 const ComingSoonPage = lazyPage(() => import('../features/coming-soon/ComingSoonPage.tsx'), 'ComingSoonPage');
+const LoginPage = lazyPage(() => import('../features/auth/LoginPage.tsx'), 'LoginPage');
+const DevMailPage = lazyPage(() => import('../features/dev-mail/DevMailPage.tsx'), 'DevMailPage');
 const NotFoundPage = lazyPage(() => import('../features/not-found/NotFoundPage.tsx'), 'NotFoundPage');
 
 export const routes: RouteObject[] = [
@@ -26,6 +28,10 @@ export const routes: RouteObject[] = [
           { path: 'privacy-policy', Component: PrivacyPolicyPage },
           { path: 'terms-of-service', Component: TermsOfServicePage },
           { path: 'coming-soon', Component: ComingSoonPage },
+          // One screen for both; it reads its mode from the path.
+          { path: 'login', Component: LoginPage },
+          { path: 'signup', Component: LoginPage },
+          { path: 'dev/mail', Component: DevMailPage },
           { path: '*', Component: NotFoundPage },
         ],
       },

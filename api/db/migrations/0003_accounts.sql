@@ -32,3 +32,20 @@ ALTER TABLE earnings ADD CONSTRAINT earnings_user_id_fkey FOREIGN KEY (user_id) 
 ALTER TABLE payouts ALTER COLUMN user_id DROP NOT NULL;
 ALTER TABLE payouts DROP CONSTRAINT payouts_user_id_fkey;
 ALTER TABLE payouts ADD CONSTRAINT payouts_user_id_fkey FOREIGN KEY (user_id) REFERENCES users (id) ON DELETE SET NULL;
+
+-- The embedded identity provider's short-lived records (sessions, interactions, codes, grants),
+-- in the database so that a restart or a second process does not lose a sign-in in progress.
+CREATE TABLE idp_records (
+  model text NOT NULL,
+  id text NOT NULL,
+  payload jsonb NOT NULL,
+  grant_id text,
+  uid text,
+  user_code text,
+  consumed_at timestamptz,
+  expires_at timestamptz,
+  PRIMARY KEY (model, id)
+);
+CREATE INDEX idp_records_grant ON idp_records (grant_id) WHERE grant_id IS NOT NULL;
+CREATE INDEX idp_records_uid ON idp_records (uid) WHERE uid IS NOT NULL;
+CREATE INDEX idp_records_expiry ON idp_records (expires_at);

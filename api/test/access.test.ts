@@ -1,0 +1,103 @@
+/**
+ * The role table: every API route, the role it needs, and a request that reaches its handler.
+ * Each row is tried as an anonymous visitor, a customer, a creator and an admin.
+ */
+import type { InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_ROUTES } from '../../shared/schemas/index.ts';
+import type { Access } from '../../shared/schemas/route.ts';
+import { createSession, SESSION_COOKIE } from '../auth/sessions.ts';
+import { createUser } from '../services/accounts.ts';
+import { ORIGIN } from './browser.ts';
+import { testApp, testConfig, type TestApp } from './harness.ts';
+
+type Role = 'anonymous' | 'customer' | 'creator' | 'admin';
+const ROLES: Role[] = ['anonymous', 'customer', 'creator', 'admin'];
+const ALLOWED: Record<Access, Role[]> = {
+  public: ['anonymous', 'customer', 'creator', 'admin'],
+  user: ['customer', 'creator', 'admin'],
+  creator: ['creator', 'admin'],
+  admin: ['admin'],
+};
+
+interface Row {
+  method: string;
+  url: string;
+  needs: Access;
+  /** The request to send as this user (ids are the caller's own where a route takes one). */
+  request: (self: { id: string } | null) => InjectOptions;
+}
+
+const NO_USER = '00000000-0000-4000-8000-000000000000';
+
+const TABLE: Row[] = [
+  { method: 'GET', url: '/api/health', needs: 'public', request: () => ({ url: '/api/health' }) },
+  { method: 'GET', url: '/api/videos', needs: 'public', request: () => ({ url: '/api/videos' }) },
+  { method: 'GET', url: '/api/videos/:id', needs: 'public', request: () => ({ url: `/api/videos/${NO_USER}` }) },
+  { method: 'GET', url: '/api/creators/newest', needs: 'public', request: () => ({ url: '/api/creators/newest' }) },
+  { method: 'GET', url: '/api/catalogue/products', needs: 'public', request: () => ({ url: '/api/catalogue/products' }) },
+  { method: 'GET', url: '/media/:bucket/*', needs: 'public', request: () => ({ url: '/media/videos/ab/none.mp4' }) },
+  { method: 'POST', url: '/api/auth/signup', needs: 'public', request: () => ({ method: 'POST', url: '/api/auth/signup', payload: { email: 'x', password: '' } }) },
+  { method: 'POST', url: '/api/auth/login', needs: 'public', request: () => ({ method: 'POST', url: '/api/auth/login', payload: { email: 'x', password: '' } }) },
+  { method: 'GET', url: '/api/auth/me', needs: 'user', request: () => ({ url: '/api/auth/me' }) },
+  { method: 'POST', url: '/api/auth/logout', needs: 'public', request: () => ({ method: 'POST', url: '/api/auth/logout' }) },
+  { method: 'GET', url: '/api/auth/google/login', needs: 'public', request: () => ({ url: '/api/auth/google/login' }) },
+  { method: 'GET', url: '/api/auth/google/callback', needs: 'public', request: () => ({ url: '/api/auth/google/callback' }) },
+  {
+    method: 'DELETE',
+    url: '/api/users/:id/delete-account',
+    needs: 'user',
+    // Deleting someone who does not exist: allowed callers reach the handler and get 404 (admin) or 403 (not theirs).
+    request: (self) => ({ method: 'DELETE', url: `/api/users/${self?.id ?? NO_USER}/delete-account?dry=1` }),
+  },
+  { method: 'POST', url: '/api/send-welcome-email', needs: 'public', request: () => ({ method: 'POST', url: '/api/send-welcome-email', payload: { email: 'bad' } }) },
+  { method: 'POST', url: '/api/send-subscription-email', needs: 'public', request: () => ({ method: 'POST', url: '/api/send-subscription-email', payload: { email: 'bad' } }) },
+  { method: 'GET', url: '/api/dev/mail', needs: 'public', request: () => ({ url: '/api/dev/mail' }) },
+];
+
+let t: TestApp;
+const ids = new Map<Role, string>();
+
+beforeAll(async () => {
+  t = await testApp({ config: await testConfig({ PUBLIC_URL: ORIGIN }) });
+  for (const role of ['customer', 'creator', 'admin'] as const) {
+    const user = await createUser(t.db, { email: `${role}@example.com`, displayName: role, role: role === 'customer' ? 'customer' : 'creator', emailVerified: true });
+    if (role === 'admin') await t.db.updateTable('users').set({ is_admin: true, role: 'customer' }).where('id', '=', user.id).execute();
+    ids.set(role, user.id);
+  }
+});
+afterAll(async () => t?.close());
+
+describe('the role table', () => {
+  it('lists every API route once, with the access the route declares', () => {
+    const declared = API_ROUTES.map((r) => `${r.method} ${r.url} ${r.access}`).sort();
+    expect(TABLE.map((r) => `${r.method} ${r.url} ${r.needs}`).sort()).toEqual(declared);
+  });
+
+  for (const row of TABLE) {
+    it(`${row.method} ${row.url} needs ${row.needs}`, async () => {
+      for (const role of ROLES) {
+        const opts = row.request(role === 'anonymous' ? null : { id: ids.get(role)! });
+        // Deleting an account is tried on a stranger's id, so no test user is really deleted.
+        if (row.url.endsWith('delete-account')) opts.url = `/api/users/${NO_USER}/delete-account`;
+        const headers: Record<string, string> = { host: 'localhost:3000', ...(opts.method && opts.method !== 'GET' ? { origin: ORIGIN } : {}) };
+        // A fresh session for each request, since one of the rows is logout.
+        const session = role === 'anonymous' ? null : await createSession(t.db, ids.get(role)!, 1, {});
+        const res = await t.app.inject({ ...opts, headers, ...(session ? { cookies: { [SESSION_COOKIE]: session.token } } : {}) });
+        const allowed = ALLOWED[row.needs].includes(role);
+        if (allowed) {
+          if (row.url.endsWith('delete-account')) {
+            // Reached the handler: a stranger's account is 403 for users, unknown (404) for the admin.
+            expect(res.statusCode, `${role}`).toBe(role === 'admin' ? 404 : 403);
+            expect(res.json().error, role).toBe(role === 'admin' ? 'User not found' : 'Access denied.');
+          } else {
+            expect([401, 403], `${role} got ${res.statusCode}: ${res.body.slice(0, 200)}`).not.toContain(res.statusCode);
+          }
+        } else {
+          expect(res.statusCode, role).toBe(role === 'anonymous' ? 401 : 403);
+          expect(res.json().code, role).toBe(role === 'anonymous' ? 'UNAUTHENTICATED' : 'FORBIDDEN');
+        }
+      }
+    });
+  }
+});

@@ -1,0 +1,338 @@
+/**
+ * Accounts: sign-in through the identity provider (the embedded one here), email and password
+ * sign-up and login, logout, the avatar menu, account deletion (one's own, and an admin
+ * deleting a creator), the session-expired notice. State is set up through the API with
+ * `page.request`, which shares the page's cookies; every test uses its own accounts.
+ */
+import { randomUUID } from 'node:crypto';
+import { expect, test, type Page } from '@playwright/test';
+import type { loginRoute, SessionUser, signupRoute } from '../shared/schemas/auth.ts';
+import type { newestCreatorsRoute } from '../shared/schemas/creators.ts';
+import { FEED_PAGE_MAX, FEED_PAGE_SIZE } from '../shared/constants.ts';
+import type { ReplyOf } from '../shared/schemas/route.ts';
+import type { feedRoute, videoRoute } from '../shared/schemas/videos.ts';
+
+type SignupReply = ReplyOf<typeof signupRoute, 201>;
+type LoginReply = ReplyOf<typeof loginRoute>;
+
+const PASSWORD = 'correct horse e2e staple';
+const ADMIN = { email: 'admin@framemerch.local', password: 'e2e admin password' };
+
+const uniqueEmail = (label: string) => `${label}-${Date.now()}-${randomUUID().slice(0, 8)}@example.com`;
+
+/** Path and query of the current page. */
+const here = (page: Page) => {
+  const url = new URL(page.url());
+  return url.pathname + url.search;
+};
+
+/**
+ * State-changing calls made with a session cookie must say they come from this site, as a
+ * browser's fetch does; Playwright's request context sends no Origin of its own.
+ */
+function sameSite(): Record<string, string> {
+  const base = test.info().project.use.baseURL;
+  if (!base) throw new Error('baseURL is not configured');
+  return { origin: new URL(base).origin };
+}
+
+async function signUp(page: Page, email = uniqueEmail('customer')): Promise<SessionUser> {
+  const response = await page.request.post('/api/auth/signup', { data: { email, password: PASSWORD }, headers: sameSite() });
+  expect(response.status()).toBe(201);
+  return ((await response.json()) as SignupReply).user;
+}
+
+async function logIn(page: Page, credentials: { email: string; password: string }): Promise<SessionUser> {
+  const response = await page.request.post('/api/auth/login', { data: credentials, headers: sameSite() });
+  expect(response.status()).toBe(200);
+  return ((await response.json()) as LoginReply).user;
+}
+
+const avatar = (page: Page) => page.getByRole('button', { name: 'Account menu' });
+const accountMenu = (page: Page) => page.getByRole('menu', { name: 'Account' });
+const signInButton = (page: Page) => page.getByRole('banner').getByRole('button', { name: 'Sign In', exact: true });
+
+/** Accepts every dialog and records "type: message". */
+function acceptDialogs(page: Page): string[] {
+  const seen: string[] = [];
+  page.on('dialog', (dialog) => {
+    seen.push(`${dialog.type()}: ${dialog.message()}`);
+    void dialog.accept();
+  });
+  return seen;
+}
+
+test('a creator signs in with the identity provider and comes back to the page they were on', async ({ page }) => {
+  const name = `Creator ${randomUUID().slice(0, 6)}`;
+  const email = uniqueEmail('creator');
+  // Records the event later features listen for.
+  await page.addInitScript(() => {
+    window.addEventListener('oauthSuccess', () => {
+      (window as unknown as { oauthSuccessCount: number }).oauthSuccessCount =
+        ((window as unknown as { oauthSuccessCount?: number }).oauthSuccessCount ?? 0) + 1;
+    });
+  });
+
+  await page.goto('/privacy-policy');
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+  await page.waitForURL((url) => url.pathname.startsWith('/oidc-login/'));
+  await page.getByLabel('Name').fill(name);
+  await page.getByLabel('Email').fill(email);
+
+  // Hold the confirmation back a moment to see the pending state.
+  let releaseMe: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (releaseMe = resolve));
+  await page.route(
+    (url) => url.pathname === '/api/auth/me',
+    async (route) => {
+      await held;
+      await route.continue();
+    },
+  );
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.waitForURL((url) => url.pathname === '/privacy-policy');
+  const processing = page.getByRole('banner').getByRole('button', { name: 'Processing...' });
+  await expect(processing).toBeDisabled();
+  await expect(page.getByRole('link', { name: 'Upload' })).toHaveCount(0);
+  releaseMe();
+
+  await expect(avatar(page)).toBeVisible();
+  await expect.poll(() => here(page)).toBe('/privacy-policy');
+  await expect(page.getByRole('link', { name: 'Upload' })).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { oauthSuccessCount?: number }).oauthSuccessCount)).toBe(1);
+  await avatar(page).click();
+  await expect(accountMenu(page)).toContainText(`Signed in as ${name}`);
+
+  const me = await page.request.get('/api/auth/me');
+  expect(me.status()).toBe(200);
+  expect(((await me.json()) as { user: SessionUser }).user).toMatchObject({ email, display_name: name, role: 'creator' });
+});
+
+test('a failed sign-in return alerts the reason and goes home', async ({ page }) => {
+  const dialogs = acceptDialogs(page);
+  await page.goto('/privacy-policy?login=error&message=The%20provider%20said%20no');
+  await expect.poll(() => dialogs).toEqual(['alert: Login failed: The provider said no']);
+  await expect.poll(() => here(page)).toBe('/');
+  await expect(signInButton(page)).toBeVisible();
+});
+
+test('a customer signs up on /signup, logs out, and logs in again on /login', async ({ page }) => {
+  const email = uniqueEmail('customer');
+  await page.goto('/signup');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Create your account');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign Up', exact: true }).click();
+
+  await expect.poll(() => here(page)).toBe('/');
+  await avatar(page).click();
+  await expect(accountMenu(page)).toContainText(`Signed in as ${email.split('@')[0]}`);
+  await accountMenu(page).getByRole('menuitem', { name: 'Logout' }).click();
+  await expect(signInButton(page)).toBeVisible();
+
+  // The same email again is refused with the spec's words.
+  await page.goto('/signup');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign Up', exact: true }).click();
+  await expect(page.getByRole('alert')).toHaveText('This email is already registered. Please sign in instead.');
+
+  // The toggle keeps the return address; empty fields are caught before anything is sent.
+  await page.goto('/signup?returnTo=%2Fterms-of-service');
+  await page.getByRole('link', { name: 'Login', exact: true }).click();
+  await expect.poll(() => here(page)).toBe('/login?returnTo=%2Fterms-of-service');
+  const submit = page.getByRole('main').getByRole('button', { name: 'Login', exact: true });
+  await submit.click();
+  await expect(page.getByRole('alert')).toHaveText('Please enter your email.');
+  await page.getByLabel('Email').fill(email);
+  await submit.click();
+  await expect(page.getByRole('alert')).toHaveText('Please enter your password.');
+  await page.getByLabel('Password').fill(PASSWORD);
+  await submit.click();
+
+  await expect.poll(() => here(page)).toBe('/terms-of-service');
+  await avatar(page).click();
+  await expect(accountMenu(page)).toContainText(`Signed in as ${email.split('@')[0]}`);
+});
+
+test('logout ends the session on the server and in the navbar', async ({ page }) => {
+  await signUp(page);
+  await page.goto('/privacy-policy');
+  await avatar(page).click();
+  await accountMenu(page).getByRole('menuitem', { name: 'Logout' }).click();
+
+  await expect.poll(() => here(page)).toBe('/');
+  await expect(signInButton(page)).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Start Free' })).toBeVisible();
+  expect((await page.request.get('/api/auth/me')).status()).toBe(401);
+
+  // A reload stays signed out: nothing in the browser claims otherwise.
+  await page.reload();
+  await expect(signInButton(page)).toBeVisible();
+});
+
+test('the avatar menu closes on Escape, on an outside click and after choosing an entry', async ({ page }) => {
+  await signUp(page);
+  await page.goto('/privacy-policy');
+  const button = avatar(page);
+  const menu = accountMenu(page);
+
+  await button.click();
+  await expect(button).toHaveAttribute('aria-expanded', 'true');
+  await expect(menu).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(menu).toBeHidden();
+  await expect(button).toHaveAttribute('aria-expanded', 'false');
+  await expect(button).toBeFocused();
+
+  await button.click();
+  await expect(menu).toBeVisible();
+  await page.getByRole('main').getByRole('heading', { level: 1 }).click();
+  await expect(menu).toBeHidden();
+
+  await button.click();
+  await menu.getByRole('menuitem', { name: 'Dashboard' }).click();
+  await expect.poll(() => new URL(page.url()).pathname).toBe('/dashboard');
+  await expect(menu).toBeHidden();
+});
+
+test('a customer deletes their account from the menu and cannot log in with it again', async ({ page }) => {
+  const email = uniqueEmail('leaving');
+  await signUp(page, email);
+  const dialogs = acceptDialogs(page);
+  await page.goto('/privacy-policy');
+  await avatar(page).click();
+  await accountMenu(page).getByRole('menuitem', { name: 'Delete Account' }).click();
+
+  await expect
+    .poll(() => dialogs)
+    .toEqual([
+      'confirm: Are you sure you want to delete your account? This action cannot be undone.',
+      'alert: Your account has been successfully deleted.',
+    ]);
+  await expect.poll(() => here(page)).toBe('/');
+  await expect(signInButton(page)).toBeVisible();
+  expect((await page.request.get('/api/auth/me')).status()).toBe(401);
+
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('main').getByRole('button', { name: 'Login', exact: true }).click();
+  await expect(page.getByRole('alert')).toHaveText('Invalid email or password.');
+  await expect(signInButton(page)).toBeVisible();
+});
+
+test("an admin deletes a creator: their videos leave the feed and their files are gone", async ({ page }) => {
+  type Feed = ReplyOf<typeof feedRoute>;
+  type Video = ReplyOf<typeof videoRoute>['video'];
+  type Creators = ReplyOf<typeof newestCreatorsRoute>;
+
+  const admin = await logIn(page, ADMIN);
+  expect(admin.is_admin).toBe(true);
+
+  const feed = (await (await page.request.get(`/api/videos?limit=${FEED_PAGE_MAX}`)).json()) as Feed;
+  const details = await Promise.all(
+    feed.videos.map(async (card) => ((await (await page.request.get(`/api/videos/${card.id}`)).json()) as { video: Video }).video),
+  );
+  const { creators } = (await (await page.request.get('/api/creators/newest')).json()) as Creators;
+  const videosOf = (id: string) => details.filter((v) => v.user_id === id);
+  // A creator with one video and the fewest views: the other specs pick popular videos, so
+  // deleting this one disturbs them least.
+  const candidates = creators
+    .filter((c) => videosOf(c.id).length === 1 && videosOf(c.id)[0]!.video_url)
+    .sort((a, b) => videosOf(a.id)[0]!.view_count - videosOf(b.id)[0]!.view_count);
+  const creator = candidates[0];
+  if (!creator) throw new Error('The seeded feed has no creator with exactly one video');
+  const video = videosOf(creator.id)[0]!;
+  expect((await page.request.get(video.video_url!)).status()).toBe(200);
+
+  const response = await page.request.delete(`/api/users/${creator.id}/delete-account`, { headers: sameSite() });
+  expect(response.status()).toBe(200);
+  expect(await response.json()).toMatchObject({ success: true, message: 'Your account has been successfully deleted.' });
+
+  // The admin's own session is untouched.
+  expect((await page.request.get('/api/auth/me')).status()).toBe(200);
+  expect((await page.request.get(video.video_url!)).status()).toBe(404);
+  expect((await page.request.get(`/api/videos/${video.id}`)).status()).toBe(404);
+
+  await page.goto('/');
+  const after = (await (await page.request.get(`/api/videos?limit=${FEED_PAGE_SIZE}`)).json()) as Feed;
+  const cards = page.getByTestId('feed-grid').getByTestId('video-card');
+  await expect(cards).toHaveCount(after.videos.length);
+  const hrefs = await cards.evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
+  expect(hrefs.some((href) => href.endsWith(`/${video.id}`))).toBe(false);
+  await expect(page.getByTestId('feed-grid')).not.toContainText(video.title);
+  const sidebarCreators = page.getByTestId('sidebar-creator');
+  await expect(sidebarCreators.first()).toBeVisible();
+  await expect(sidebarCreators.filter({ hasText: creator.display_name })).toHaveCount(0);
+});
+
+test('/login?status=session_expired says the session expired', async ({ page }) => {
+  await page.goto('/login?status=session_expired&returnTo=%2Fprivacy-policy');
+  await expect(page.getByRole('main')).toContainText('Your session expired. Please sign in again.');
+  await expect(page.getByRole('button', { name: 'Continue with Google' })).toBeVisible();
+
+  // Signing in there goes back to the page the session ran out on.
+  const email = uniqueEmail('returning');
+  await signUp(page, email);
+  await page.request.post('/api/auth/logout', { headers: sameSite() });
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('main').getByRole('button', { name: 'Login', exact: true }).click();
+  await expect.poll(() => here(page)).toBe('/privacy-policy');
+});
+
+test('a session the server reports as expired sends the visitor to sign in again, then back', async ({ page }) => {
+  // A session cannot be aged through the API, so the server's answer for one is stood in for once.
+  let answered = false;
+  await page.route(
+    (url) => url.pathname === '/api/auth/me',
+    async (route) => {
+      if (answered) return route.continue();
+      answered = true;
+      await route.fulfill({
+        status: 401,
+        json: { success: false, error: 'Your session expired. Please sign in again.', code: 'SESSION_EXPIRED' },
+      });
+    },
+  );
+  await page.goto('/terms-of-service?section=refunds');
+  await expect.poll(() => here(page)).toBe('/login?status=session_expired&returnTo=%2Fterms-of-service%3Fsection%3Drefunds');
+  await expect(page.getByRole('main')).toContainText('Your session expired. Please sign in again.');
+  await expect(page.getByRole('button', { name: 'Continue with Google' })).toBeVisible();
+});
+
+test('Admin Portal is in the menu for the admin only', async ({ page }) => {
+  await signUp(page);
+  await page.goto('/');
+  await avatar(page).click();
+  await expect(accountMenu(page).getByRole('menuitem')).toHaveText(['Dashboard', 'Delete Account', 'Logout']);
+
+  await page.request.post('/api/auth/logout', { headers: sameSite() });
+  await logIn(page, ADMIN);
+  await page.reload();
+  await avatar(page).click();
+  const menu = accountMenu(page);
+  await expect(menu.getByRole('menuitem')).toHaveText(['Dashboard', 'Admin Portal', 'Delete Account', 'Logout']);
+  await expect(menu.getByRole('menuitem', { name: 'Admin Portal' })).toHaveAttribute('href', '/admin');
+});
+
+test('the footer sends an approval link that shows up in the dev mailbox', async ({ page }) => {
+  const email = uniqueEmail('fan');
+  await page.goto('/privacy-policy');
+  await page.getByRole('contentinfo').getByRole('button', { name: 'Get updates' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Get updates' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByLabel('Email')).toBeFocused();
+
+  await dialog.getByRole('button', { name: 'Send Approval Link' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('Please enter a valid email address');
+  await dialog.getByLabel('Email').fill(email);
+  await dialog.getByRole('button', { name: 'Send Approval Link' }).click();
+  await expect(dialog.getByRole('status')).toBeVisible();
+  // Closes on its own after 3 s.
+  await expect(dialog).toBeHidden({ timeout: 6_000 });
+
+  await page.goto('/dev/mail');
+  await expect(page.getByRole('main').getByRole('article').filter({ hasText: email })).toHaveCount(1);
+});

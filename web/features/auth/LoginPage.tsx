@@ -1,0 +1,67 @@
+import { Link, Navigate, useLocation, useNavigate } from 'react-router';
+import { safeReturnPath } from '../../../shared/safe-return.ts';
+import { AUTH_MESSAGES } from '../../../shared/schemas/auth.ts';
+import { AuthForm } from '../../components/auth/AuthForm.tsx';
+import { authPagePath } from '../../lib/paths.ts';
+import { signInHref } from '../../lib/signInHref.ts';
+import { useAuth } from '../../lib/useAuth.ts';
+import { useDocumentTitle } from '../../lib/useDocumentTitle.ts';
+import './LoginPage.css';
+
+/** /login and /signup: one screen, the mode taken from the path; back to `returnTo` when done. */
+export function LoginPage() {
+  const { pathname, search } = useLocation();
+  const navigate = useNavigate();
+  const signedIn = useAuth((s) => s.status === 'signed-in');
+  const mode = pathname === '/signup' ? 'signup' : 'login';
+  const params = new URLSearchParams(search);
+  const returnTo = safeReturnPath(params.get('returnTo'));
+  const expired = params.get('status') === 'session_expired';
+  const login = mode === 'login';
+  useDocumentTitle(login ? 'Sign in' : 'Sign up');
+
+  // Already signed in (e.g. back from the identity provider to this page): nothing to do here.
+  if (signedIn) return <Navigate to={returnTo} replace />;
+
+  return (
+    <section className="auth-page" aria-labelledby="auth-page-title">
+      <h1 id="auth-page-title" className="auth-page__title">
+        {login ? 'Sign in to FrameMerch' : 'Create your account'}
+      </h1>
+      {expired && (
+        <p className="auth-page__notice" role="status">
+          {AUTH_MESSAGES.sessionExpired}
+        </p>
+      )}
+      <AuthForm
+        // A fresh form per mode, so an error from one is not shown in the other.
+        key={mode}
+        mode={mode}
+        autoFocus
+        onSuccess={() => void navigate(returnTo, { replace: true })}
+        modeSwitch={
+          login ? (
+            <>
+              Don&apos;t have an account? <Link to={authPagePath('/signup', returnTo)}>Sign Up</Link>
+            </>
+          ) : (
+            <>
+              Already have an account? <Link to={authPagePath('/login', returnTo)}>Login</Link>
+            </>
+          )
+        }
+      />
+      <p className="auth-page__or" aria-hidden="true">
+        <span>or</span>
+      </p>
+      <button
+        type="button"
+        className="button button--ghost auth-page__google"
+        // A full-page navigation: the identity provider's pages are not part of this app.
+        onClick={() => window.location.assign(signInHref(returnTo))}
+      >
+        Continue with Google
+      </button>
+    </section>
+  );
+}
