@@ -36,7 +36,11 @@ export default defineConfig({
       ],
     },
   },
-  projects: [{ name: 'chromium' }],
+  projects: [
+    { name: 'chromium', testIgnore: '**/*.destructive.spec.ts' },
+    // Tests that change the shared seed data run alone, after all the others.
+    { name: 'destructive', testMatch: '**/*.destructive.spec.ts', dependencies: ['chromium'] },
+  ],
   webServer: {
     command: 'node scripts/e2e-server.mjs',
     url: `http://127.0.0.1:${PORT}/api/health`,

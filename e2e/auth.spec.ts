@@ -1,52 +1,13 @@
 /**
  * Accounts: sign-in through the identity provider (the embedded one here), email and password
- * sign-up and login, logout, the avatar menu, account deletion (one's own, and an admin
- * deleting a creator), the session-expired notice. State is set up through the API with
+ * sign-up and login, logout, the avatar menu, deleting one's own account, the session-expired
+ * notice (an admin deleting a creator is in admin-deletes-creator.destructive.spec.ts). State is set up through the API with
  * `page.request`, which shares the page's cookies; every test uses its own accounts.
  */
 import { randomUUID } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
-import type { loginRoute, SessionUser, signupRoute } from '../shared/schemas/auth.ts';
-import type { newestCreatorsRoute } from '../shared/schemas/creators.ts';
-import { FEED_PAGE_MAX, FEED_PAGE_SIZE } from '../shared/constants.ts';
-import type { ReplyOf } from '../shared/schemas/route.ts';
-import type { feedRoute, videoRoute } from '../shared/schemas/videos.ts';
-
-type SignupReply = ReplyOf<typeof signupRoute, 201>;
-type LoginReply = ReplyOf<typeof loginRoute>;
-
-const PASSWORD = 'correct horse e2e staple';
-const ADMIN = { email: 'admin@framemerch.local', password: 'e2e admin password' };
-
-const uniqueEmail = (label: string) => `${label}-${Date.now()}-${randomUUID().slice(0, 8)}@example.com`;
-
-/** Path and query of the current page. */
-const here = (page: Page) => {
-  const url = new URL(page.url());
-  return url.pathname + url.search;
-};
-
-/**
- * State-changing calls made with a session cookie must say they come from this site, as a
- * browser's fetch does; Playwright's request context sends no Origin of its own.
- */
-function sameSite(): Record<string, string> {
-  const base = test.info().project.use.baseURL;
-  if (!base) throw new Error('baseURL is not configured');
-  return { origin: new URL(base).origin };
-}
-
-async function signUp(page: Page, email = uniqueEmail('customer')): Promise<SessionUser> {
-  const response = await page.request.post('/api/auth/signup', { data: { email, password: PASSWORD }, headers: sameSite() });
-  expect(response.status()).toBe(201);
-  return ((await response.json()) as SignupReply).user;
-}
-
-async function logIn(page: Page, credentials: { email: string; password: string }): Promise<SessionUser> {
-  const response = await page.request.post('/api/auth/login', { data: credentials, headers: sameSite() });
-  expect(response.status()).toBe(200);
-  return ((await response.json()) as LoginReply).user;
-}
+import type { SessionUser } from '../shared/schemas/auth.ts';
+import { ADMIN, here, logIn, PASSWORD, sameSite, signUp, uniqueEmail } from './support/accounts.ts';
 
 const avatar = (page: Page) => page.getByRole('button', { name: 'Account menu' });
 const accountMenu = (page: Page) => page.getByRole('menu', { name: 'Account' });
@@ -220,51 +181,6 @@ test('a customer deletes their account from the menu and cannot log in with it a
   await page.getByRole('main').getByRole('button', { name: 'Login', exact: true }).click();
   await expect(page.getByRole('alert')).toHaveText('Invalid email or password.');
   await expect(signInButton(page)).toBeVisible();
-});
-
-test("an admin deletes a creator: their videos leave the feed and their files are gone", async ({ page }) => {
-  type Feed = ReplyOf<typeof feedRoute>;
-  type Video = ReplyOf<typeof videoRoute>['video'];
-  type Creators = ReplyOf<typeof newestCreatorsRoute>;
-
-  const admin = await logIn(page, ADMIN);
-  expect(admin.is_admin).toBe(true);
-
-  const feed = (await (await page.request.get(`/api/videos?limit=${FEED_PAGE_MAX}`)).json()) as Feed;
-  const details = await Promise.all(
-    feed.videos.map(async (card) => ((await (await page.request.get(`/api/videos/${card.id}`)).json()) as { video: Video }).video),
-  );
-  const { creators } = (await (await page.request.get('/api/creators/newest')).json()) as Creators;
-  const videosOf = (id: string) => details.filter((v) => v.user_id === id);
-  // A creator with one video and the fewest views: the other specs pick popular videos, so
-  // deleting this one disturbs them least.
-  const candidates = creators
-    .filter((c) => videosOf(c.id).length === 1 && videosOf(c.id)[0]!.video_url)
-    .sort((a, b) => videosOf(a.id)[0]!.view_count - videosOf(b.id)[0]!.view_count);
-  const creator = candidates[0];
-  if (!creator) throw new Error('The seeded feed has no creator with exactly one video');
-  const video = videosOf(creator.id)[0]!;
-  expect((await page.request.get(video.video_url!)).status()).toBe(200);
-
-  const response = await page.request.delete(`/api/users/${creator.id}/delete-account`, { headers: sameSite() });
-  expect(response.status()).toBe(200);
-  expect(await response.json()).toMatchObject({ success: true, message: 'Your account has been successfully deleted.' });
-
-  // The admin's own session is untouched.
-  expect((await page.request.get('/api/auth/me')).status()).toBe(200);
-  expect((await page.request.get(video.video_url!)).status()).toBe(404);
-  expect((await page.request.get(`/api/videos/${video.id}`)).status()).toBe(404);
-
-  await page.goto('/');
-  const after = (await (await page.request.get(`/api/videos?limit=${FEED_PAGE_SIZE}`)).json()) as Feed;
-  const cards = page.getByTestId('feed-grid').getByTestId('video-card');
-  await expect(cards).toHaveCount(after.videos.length);
-  const hrefs = await cards.evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
-  expect(hrefs.some((href) => href.endsWith(`/${video.id}`))).toBe(false);
-  await expect(page.getByTestId('feed-grid')).not.toContainText(video.title);
-  const sidebarCreators = page.getByTestId('sidebar-creator');
-  await expect(sidebarCreators.first()).toBeVisible();
-  await expect(sidebarCreators.filter({ hasText: creator.display_name })).toHaveCount(0);
 });
 
 test('/login?status=session_expired says the session expired', async ({ page }) => {

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '../../shared/schemas/auth.ts';
 import { hashToken, SESSION_COOKIE } from '../auth/sessions.ts';
@@ -137,7 +138,8 @@ describe('sessions', () => {
 
   it('an expired session answers SESSION_EXPIRED with the spec message', async () => {
     const { b } = await signup('judy@example.com');
-    await t.db.updateTable('sessions').set({ created_at: new Date(Date.now() - 2e9), expires_at: new Date(Date.now() - 1000) }).where('token_hash', '=', hashToken(b.cookies.get(SESSION_COOKIE)!)).execute();
+    const hash = hashToken(b.cookies.get(SESSION_COOKIE)!);
+    await sql`update sessions set created_at = now() - interval '31 days', expires_at = now() - interval '1 second' where token_hash = ${hash}`.execute(t.db);
     const res = await b.get('/api/auth/me');
     expect(res.statusCode).toBe(401);
     expect(res.json()).toEqual({ success: false, error: AUTH_MESSAGES.sessionExpired, code: 'SESSION_EXPIRED' });
