@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '../../shared/schemas/auth.ts';
 import { hashToken, SESSION_COOKIE } from '../auth/sessions.ts';
 import { Browser } from './browser.ts';
-import { testApp, type TestApp } from './harness.ts';
+import { testApp, testConfig, type TestApp } from './harness.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -170,5 +170,25 @@ describe('sessions', () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', headers: { origin: 'https://evil.example' }, payload: { email: 'kate@example.com', password: PASSWORD } });
     expect(res.statusCode).toBe(403);
     expect(res.cookies).toEqual([]);
+  });
+});
+
+describe('served over https', () => {
+  it('marks the session cookie Secure', async () => {
+    const secure = await testApp({ config: await testConfig({ PUBLIC_URL: 'https://shop.example' }) });
+    try {
+      const res = await secure.app.inject({
+        method: 'POST',
+        url: '/api/auth/signup',
+        headers: { origin: 'https://shop.example' },
+        payload: { email: 'secure@example.com', password: PASSWORD },
+      });
+      expect(res.statusCode).toBe(201);
+      const cookie = (res.cookies as Array<{ name: string; secure?: boolean; httpOnly?: boolean }>).find((c) => c.name === SESSION_COOKIE)!;
+      expect(cookie).toMatchObject({ secure: true, httpOnly: true });
+      expect(res.headers['strict-transport-security']).toMatch(/max-age=\d+/);
+    } finally {
+      await secure.close();
+    }
   });
 });
