@@ -23,6 +23,7 @@ export const TEST_CLIPS: Record<string, string[]> = {
     '-t', '3', '-vf', TO_BT709, '-c:v', 'libvpx-vp9', '-b:v', '2M', '-deadline', 'realtime', '-cpu-used', '8', ...BT709,
     '-c:a', 'libopus',
   ],
+  'thumbnail.jpg': ['-f', 'lavfi', '-i', 'testsrc2=size=640x360', '-frames:v', '1', '-q:v', '3'],
   'h264-small.mp4': [
     '-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=25', '-t', '2', '-vf', TO_BT709,
     '-c:v', 'libx264', '-preset', 'veryfast', ...BT709, '-movflags', '+faststart',

@@ -1,0 +1,208 @@
+/** The creator studio: uploading and deleting videos, editing the profile, and the spec's user calls. */
+import { Type, type Static } from 'typebox';
+import { errorReplies, Timestamp, Uuid } from './common.ts';
+import { defineRoute } from './route.ts';
+import { VideoCard } from './videos.ts';
+
+const MB = 1024 * 1024;
+
+/** Spec section 9 and the tiers: what a creator may upload. */
+export const UPLOAD_LIMITS = {
+  free: { videoBytes: 100 * MB, videoSeconds: 10 * 60 },
+  pro: { videoBytes: 2 * 1024 * MB, videoSeconds: 60 * 60 },
+  thumbnailBytes: 10 * MB,
+  profileImageBytes: 5 * MB,
+} as const;
+
+export const UPLOAD_MESSAGES = {
+  videoTooLarge: 'Video file size must be less than 100MB',
+  notAVideo: 'Please select a valid video file',
+  imageTooLarge: 'Image file size must be less than 10MB',
+  notAnImage: 'Please select a valid image file',
+  noFile: 'No file selected',
+  titleRequired: 'Please enter a video title',
+  descriptionRequired: 'Please enter a video description',
+  videoRequired: 'Please select a video file',
+  thumbnailRequired: 'Please select a thumbnail image',
+  signInToUpload: 'Please log in to upload videos',
+  authError: 'Authentication error. Please log in again.',
+  ensureUserFailed: 'Failed to ensure user exists in database',
+  videoFailed: (reason: string) => `Video upload failed: ${reason}`,
+  thumbnailFailed: 'Thumbnail upload failed',
+  databaseError: (reason: string) => `Database error: ${reason}`,
+  uploadFailed: 'Upload failed',
+  profileNotImage: 'Please select a valid image file.',
+  profileTooLarge: 'File size must be less than 5MB.',
+  profileUploadFailed: 'Failed to upload image. Please try again.',
+  deleteFailed: 'Failed to delete video',
+} as const;
+
+/** Upload progress stages of the spec's flow. */
+export const UPLOAD_STAGES = { ensureUser: 10, video: 50, thumbnail: 80, metadata: 100 } as const;
+
+export const uploadVideoRoute = defineRoute({
+  method: 'POST',
+  url: '/api/videos',
+  access: 'creator',
+  schema: {
+    summary:
+      'Uploads a video (multipart: title, description, category, then the files video and thumbnail); checked by content, limited by tier',
+    tags: ['studio'],
+    response: {
+      201: Type.Object({ success: Type.Literal(true), video: VideoCard }),
+      ...errorReplies(400, 401, 403, 413, 415, 422, 500),
+    },
+  },
+});
+
+export const StudioVideo = Type.Intersect([
+  VideoCard,
+  Type.Object({ verification_status: Type.String(), size_bytes: Type.Integer(), width: Type.Union([Type.Integer(), Type.Null()]), height: Type.Union([Type.Integer(), Type.Null()]) }),
+]);
+export type StudioVideo = Static<typeof StudioVideo>;
+
+export const myVideosRoute = defineRoute({
+  method: 'GET',
+  url: '/api/studio/videos',
+  access: 'creator',
+  schema: {
+    summary: "The signed-in creator's own videos, whatever their status",
+    tags: ['studio'],
+    response: { 200: Type.Object({ success: Type.Literal(true), videos: Type.Array(StudioVideo) }), ...errorReplies(401, 403) },
+  },
+});
+
+export const deleteVideoRoute = defineRoute({
+  method: 'DELETE',
+  url: '/api/videos/:id',
+  access: 'creator',
+  schema: {
+    summary: 'Deletes a video with its files (its creator, or an admin)',
+    tags: ['studio'],
+    params: Type.Object({ id: Uuid }, { additionalProperties: false }),
+    response: { 200: Type.Object({ success: Type.Literal(true) }), ...errorReplies(401, 403, 404) },
+  },
+});
+
+export const OwnProfile = Type.Object({
+  id: Uuid,
+  username: Type.String(),
+  display_name: Type.String(),
+  bio: Type.String(),
+  profile_image_url: Type.Union([Type.String(), Type.Null()]),
+  cover_image_url: Type.Union([Type.String(), Type.Null()]),
+  tier: Type.Union([Type.Literal('free'), Type.Literal('pro')]),
+  created_at: Timestamp,
+});
+export type OwnProfile = Static<typeof OwnProfile>;
+
+export const myProfileRoute = defineRoute({
+  method: 'GET',
+  url: '/api/studio/profile',
+  access: 'creator',
+  schema: {
+    summary: "The signed-in creator's editable profile and upload tier",
+    tags: ['studio'],
+    response: { 200: Type.Object({ success: Type.Literal(true), profile: OwnProfile }), ...errorReplies(401, 403) },
+  },
+});
+
+export const updateProfileRoute = defineRoute({
+  method: 'PATCH',
+  url: '/api/studio/profile',
+  access: 'creator',
+  schema: {
+    summary: 'Edits the display name and bio',
+    tags: ['studio'],
+    body: Type.Object(
+      {
+        display_name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+        bio: Type.Optional(Type.String({ maxLength: 2000 })),
+      },
+      { additionalProperties: false },
+    ),
+    response: { 200: Type.Object({ success: Type.Literal(true), profile: OwnProfile }), ...errorReplies(400, 401, 403) },
+  },
+});
+
+export const profileImageRoute = defineRoute({
+  method: 'POST',
+  url: '/api/studio/profile/:kind',
+  access: 'creator',
+  schema: {
+    summary: 'Uploads the avatar or the cover image (multipart field "image", at most 5 MB); re-encoded, metadata removed',
+    tags: ['studio'],
+    params: Type.Object({ kind: Type.Enum(['avatar', 'cover']) }, { additionalProperties: false }),
+    response: { 200: Type.Object({ success: Type.Literal(true), profile: OwnProfile }), ...errorReplies(400, 401, 403, 413, 415, 422) },
+  },
+});
+
+export const ensureUserRoute = defineRoute({
+  method: 'POST',
+  url: '/api/users/ensure-exists',
+  access: 'user',
+  schema: {
+    summary: 'Confirms the signed-in user exists (the body is accepted for compatibility; only the session counts)',
+    tags: ['studio'],
+    body: Type.Object(
+      {
+        user_id: Type.Optional(Type.String({ maxLength: 100 })),
+        email: Type.Optional(Type.String({ maxLength: 254 })),
+        display_name: Type.Optional(Type.String({ maxLength: 100 })),
+      },
+      { additionalProperties: false },
+    ),
+    response: { 200: Type.Object({ success: Type.Literal(true), user: Type.Object({ id: Uuid, email: Type.String() }) }), ...errorReplies(401) },
+  },
+});
+
+export const updateChannelRoute = defineRoute({
+  method: 'POST',
+  url: '/api/users/update-channel',
+  access: 'creator',
+  schema: {
+    summary: "Changes the signed-in creator's channel slug (lowercase letters and digits)",
+    tags: ['studio'],
+    body: Type.Object(
+      {
+        user_id: Type.Optional(Type.String({ maxLength: 100 })),
+        channel_slug: Type.String({ minLength: 1, maxLength: 40 }),
+        channel_url: Type.Optional(Type.String({ maxLength: 500 })),
+      },
+      { additionalProperties: false },
+    ),
+    response: {
+      200: Type.Object({ success: Type.Literal(true), channel_slug: Type.String(), channel_url: Type.String() }),
+      ...errorReplies(400, 401, 403, 409),
+    },
+  },
+});
+
+export const videoInfoRoute = defineRoute({
+  method: 'GET',
+  url: '/api/video-info',
+  access: 'public',
+  schema: {
+    summary: 'Facts about a video this server stores, by its URL or id: size, duration, frame size, frame rate',
+    tags: ['videos'],
+    querystring: Type.Object(
+      { video_url: Type.Optional(Type.String({ maxLength: 500 })), id: Type.Optional(Uuid) },
+      { additionalProperties: false },
+    ),
+    response: {
+      200: Type.Object({
+        success: Type.Literal(true),
+        video: Type.Object({
+          id: Uuid,
+          video_url: Type.String(),
+          content_type: Type.String(),
+          size_bytes: Type.Integer(),
+          duration_s: Type.Union([Type.Number(), Type.Null()]),
+          width: Type.Union([Type.Integer(), Type.Null()]),
+          height: Type.Union([Type.Integer(), Type.Null()]),
+        }),
+      }),
+      ...errorReplies(400, 404),
+    },
+  },
+});
