@@ -13,14 +13,17 @@ import docs from './plugins/docs.ts';
 import errors from './plugins/errors.ts';
 import identity from './plugins/identity.ts';
 import mail from './plugins/mail.ts';
+import media from './plugins/media.ts';
 import security from './plugins/security.ts';
 import web from './plugins/web.ts';
 import authRoutes from './routes/auth.ts';
 import catalogueRoutes from './routes/catalogue.ts';
+import channelRoutes from './routes/channels.ts';
 import creatorRoutes from './routes/creators.ts';
 import healthRoutes from './routes/health.ts';
 import mailRoutes from './routes/mail.ts';
 import mediaRoutes from './routes/media.ts';
+import studioRoutes from './routes/studio.ts';
 import userRoutes from './routes/users.ts';
 import videoRoutes from './routes/videos.ts';
 
@@ -54,6 +57,7 @@ async function framemerch(fastify: FastifyInstance, ctx: AppContext) {
   await fastify.register(auth);
   await fastify.register(mail);
   await fastify.register(identity);
+  await fastify.register(media);
   await fastify.register(healthRoutes);
   await fastify.register(videoRoutes);
   await fastify.register(creatorRoutes);
@@ -62,6 +66,8 @@ async function framemerch(fastify: FastifyInstance, ctx: AppContext) {
   await fastify.register(authRoutes);
   await fastify.register(userRoutes);
   await fastify.register(mailRoutes);
+  await fastify.register(channelRoutes);
+  await fastify.register(studioRoutes);
   await fastify.register(web, { dist: ctx.config.webDist });
 }
 

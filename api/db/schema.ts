@@ -358,6 +358,19 @@ export interface IdpRecordsTable {
   expires_at: Date | null;
 }
 
+export interface ServerInstancesTable {
+  id: string;
+  started_at: CreatedAt;
+  heartbeat_at: UpdatedAt;
+}
+
+export interface PendingObjectsTable {
+  bucket: 'videos' | 'thumbnails' | 'profile-images' | 'screenshots' | 'prints';
+  key: string;
+  instance_id: string;
+  created_at: CreatedAt;
+}
+
 export interface SchemaMigrationsTable {
   version: number;
   name: string;
@@ -390,5 +403,7 @@ export interface DB {
   auth_flows: AuthFlowsTable;
   idp_accounts: IdpAccountsTable;
   idp_records: IdpRecordsTable;
+  server_instances: ServerInstancesTable;
+  pending_objects: PendingObjectsTable;
   schema_migrations: SchemaMigrationsTable;
 }

@@ -87,20 +87,33 @@ export interface ProbeResult {
   durationMs: number | null;
   width: number | null;
   height: number | null;
+  formatName: string;
+  videoCodec: string | null;
+  audioCodec: string | null;
+  frameRate: number | null;
 }
 
 export async function probe(bin: string, file: string): Promise<ProbeResult> {
   const { stdout } = await run(
     bin,
-    ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height:format=duration', '-of', 'json', file],
-    { timeout: 30_000 },
+    ['-v', 'error', '-protocol_whitelist', 'file', '-show_entries', 'stream=codec_type,codec_name,width,height,avg_frame_rate:format=duration,format_name', '-of', 'json', file],
+    { timeout: 60_000, maxBuffer: 4 * 1024 * 1024 },
   );
-  const data = JSON.parse(stdout) as { streams?: Array<{ width?: number; height?: number }>; format?: { duration?: string } };
-  const s = data.streams?.[0];
+  const data = JSON.parse(stdout) as {
+    streams?: Array<{ codec_type?: string; codec_name?: string; width?: number; height?: number; avg_frame_rate?: string }>;
+    format?: { duration?: string; format_name?: string };
+  };
+  const video = data.streams?.find((s) => s.codec_type === 'video');
+  const audio = data.streams?.find((s) => s.codec_type === 'audio');
   const d = Number(data.format?.duration);
+  const [num, den] = (video?.avg_frame_rate ?? '').split('/').map(Number);
   return {
     durationMs: Number.isFinite(d) && d > 0 ? Math.round(d * 1000) : null,
-    width: s?.width ?? null,
-    height: s?.height ?? null,
+    width: video?.width ?? null,
+    height: video?.height ?? null,
+    formatName: data.format?.format_name ?? '',
+    videoCodec: video?.codec_name ?? null,
+    audioCodec: audio?.codec_name ?? null,
+    frameRate: num && den ? num / den : null,
   };
 }

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AUTH_MESSAGES, deleteAccountRoute } from '../../shared/schemas/auth.ts';
+import { ensureUserRoute, updateChannelRoute } from '../../shared/schemas/studio.ts';
 import { ERROR_CODES } from '../../shared/schemas/common.ts';
 import { AppError } from '../errors.ts';
 import { deleteAccount } from '../services/accounts.ts';
@@ -30,6 +31,29 @@ const users: FastifyPluginAsyncTypebox = async (app) => {
       app.readCache.invalidate(CACHE_NAMESPACES.creators);
       if (self) app.clearSessionCookie(reply);
       return { success: true as const, message: AUTH_MESSAGES.accountDeleted };
+    },
+  });
+
+  app.route({
+    ...ensureUserRoute,
+    // The spec's client sends user_id, email and display_name; only the session says who this is.
+    handler: async (request) => ({ success: true as const, user: { id: request.user!.id, email: request.user!.email } }),
+  });
+
+  app.route({
+    ...updateChannelRoute,
+    handler: async (request) => {
+      const slug = request.body.channel_slug.trim().toLowerCase();
+      if (!/^[a-z0-9]{1,40}$/.test(slug)) throw AppError.badRequest('A channel name has only lowercase letters and digits.');
+      try {
+        await app.db.updateTable('users').set({ username: slug, updated_at: new Date() }).where('id', '=', request.user!.id).execute();
+      } catch (err) {
+        if ((err as { code?: string }).code === '23505') throw new AppError(409, ERROR_CODES.CONFLICT, 'This channel name is taken.');
+        throw err;
+      }
+      app.readCache.invalidate(CACHE_NAMESPACES.feed);
+      app.readCache.invalidate(CACHE_NAMESPACES.creators);
+      return { success: true as const, channel_slug: slug, channel_url: `${app.config.publicUrl}/channel/${slug}` };
     },
   });
 };

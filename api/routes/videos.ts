@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { videoInfoRoute } from '../../shared/schemas/studio.ts';
 import { feedRoute, videoRoute } from '../../shared/schemas/videos.ts';
 import { findVisibleVideo } from '../db/repositories/videos.ts';
 import { AppError } from '../errors.ts';
@@ -36,6 +37,36 @@ const videos: FastifyPluginAsyncTypebox = async (app) => {
           height: row.height,
           user_id: row.user_id,
           verification_status: row.verification_status,
+        },
+      };
+    },
+  });
+
+  app.route({
+    ...videoInfoRoute,
+    handler: async (request) => {
+      const { id, video_url: url } = request.query;
+      let videoId = id;
+      if (!videoId && url) {
+        // Only URLs of videos this server stores; the key is looked up, never fetched.
+        const key = /^(?:https?:\/\/[^/]+)?\/media\/videos\/([a-z0-9-]+\/[a-z0-9-]+\.(?:mp4|webm))$/.exec(url)?.[1];
+        if (!key) throw AppError.badRequest('video_url must be the URL of a video on this site.');
+        videoId = (await app.db.selectFrom('videos').select('id').where('video_key', '=', key).executeTakeFirst())?.id;
+      }
+      if (!videoId) throw AppError.badRequest('Give the id or the video_url of a video.');
+      const row = UUID.test(videoId) ? await findVisibleVideo(app.db, videoId) : undefined;
+      if (!row) throw AppError.notFound('Video not found.');
+      const stored = await app.db.selectFrom('videos').select(['content_type', 'size_bytes']).where('id', '=', row.id).executeTakeFirstOrThrow();
+      return {
+        success: true as const,
+        video: {
+          id: row.id,
+          video_url: mediaUrl('videos', row.video_key),
+          content_type: stored.content_type,
+          size_bytes: stored.size_bytes,
+          duration_s: row.duration_ms === null ? null : row.duration_ms / 1000,
+          width: row.width,
+          height: row.height,
         },
       };
     },

@@ -58,6 +58,21 @@ export class LocalStorage implements ObjectStorage {
     return info;
   }
 
+  async putFile(bucket: StorageBucket, key: string, file: string): Promise<StoredObject> {
+    const target = this.#path(bucket, key);
+    await mkdir(path.dirname(target), { recursive: true });
+    try {
+      await rename(file, target);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
+      await this.put(bucket, key, createReadStream(file));
+      await rm(file, { force: true });
+    }
+    const info = await this.stat(bucket, key);
+    if (!info) throw new Error(`Stored object vanished: ${bucket}/${key}`);
+    return info;
+  }
+
   async stat(bucket: StorageBucket, key: string): Promise<StoredObject | null> {
     try {
       const s = await stat(this.#path(bucket, key));

@@ -22,6 +22,8 @@ export interface ObjectStorage {
   readonly kind: string;
   /** Stores a whole object atomically: readers see the old object or the new one, never a part. */
   put(bucket: StorageBucket, key: string, body: Readable | Buffer): Promise<StoredObject>;
+  /** Stores a local file, taking it over (it is moved or deleted); cheaper than put for large files. */
+  putFile(bucket: StorageBucket, key: string, file: string): Promise<StoredObject>;
   stat(bucket: StorageBucket, key: string): Promise<StoredObject | null>;
   read(bucket: StorageBucket, key: string, range?: ByteRange): Promise<Readable>;
   delete(bucket: StorageBucket, key: string): Promise<void>;

@@ -53,6 +53,24 @@ const TABLE: Row[] = [
   { method: 'POST', url: '/api/send-welcome-email', needs: 'public', request: () => ({ method: 'POST', url: '/api/send-welcome-email', payload: { email: 'bad' } }) },
   { method: 'POST', url: '/api/send-subscription-email', needs: 'public', request: () => ({ method: 'POST', url: '/api/send-subscription-email', payload: { email: 'bad' } }) },
   { method: 'GET', url: '/api/dev/mail', needs: 'public', request: () => ({ url: '/api/dev/mail' }) },
+  { method: 'GET', url: '/api/channels/:slug', needs: 'public', request: () => ({ url: '/api/channels/nobodyhere' }) },
+  { method: 'GET', url: '/api/profiles/:slug', needs: 'public', request: () => ({ url: '/api/profiles/nobodyhere' }) },
+  { method: 'GET', url: '/api/search/channels', needs: 'public', request: () => ({ url: '/api/search/channels?q=ab' }) },
+  { method: 'POST', url: '/api/videos/:id/views', needs: 'public', request: () => ({ method: 'POST', url: `/api/videos/${NO_USER}/views` }) },
+  { method: 'POST', url: '/api/videos', needs: 'creator', request: () => ({ method: 'POST', url: '/api/videos', payload: {} }) },
+  { method: 'GET', url: '/api/studio/videos', needs: 'creator', request: () => ({ url: '/api/studio/videos' }) },
+  { method: 'DELETE', url: '/api/videos/:id', needs: 'creator', request: () => ({ method: 'DELETE', url: `/api/videos/${NO_USER}` }) },
+  { method: 'GET', url: '/api/studio/profile', needs: 'creator', request: () => ({ url: '/api/studio/profile' }) },
+  { method: 'PATCH', url: '/api/studio/profile', needs: 'creator', request: () => ({ method: 'PATCH', url: '/api/studio/profile', payload: {} }) },
+  { method: 'POST', url: '/api/studio/profile/:kind', needs: 'creator', request: () => ({ method: 'POST', url: '/api/studio/profile/avatar', payload: {} }) },
+  { method: 'POST', url: '/api/users/ensure-exists', needs: 'user', request: () => ({ method: 'POST', url: '/api/users/ensure-exists', payload: {} }) },
+  {
+    method: 'POST',
+    url: '/api/users/update-channel',
+    needs: 'creator',
+    request: () => ({ method: 'POST', url: '/api/users/update-channel', payload: { channel_slug: 'Not A Slug!' } }),
+  },
+  { method: 'GET', url: '/api/video-info', needs: 'public', request: () => ({ url: `/api/video-info?id=${NO_USER}` }) },
 ];
 
 let t: TestApp;

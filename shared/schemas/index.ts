@@ -12,6 +12,18 @@ import {
   welcomeEmailRoute,
 } from './auth.ts';
 import { catalogueRoute } from './catalogue.ts';
+import { channelRoute, profileRoute, recordViewRoute, searchChannelsRoute } from './channels.ts';
+import {
+  deleteVideoRoute,
+  ensureUserRoute,
+  myProfileRoute,
+  myVideosRoute,
+  profileImageRoute,
+  updateChannelRoute,
+  updateProfileRoute,
+  uploadVideoRoute,
+  videoInfoRoute,
+} from './studio.ts';
 import { newestCreatorsRoute } from './creators.ts';
 import { healthRoute } from './health.ts';
 import { mediaRoute } from './media.ts';
@@ -34,4 +46,17 @@ export const API_ROUTES = [
   welcomeEmailRoute,
   subscriptionEmailRoute,
   devMailRoute,
+  channelRoute,
+  profileRoute,
+  searchChannelsRoute,
+  recordViewRoute,
+  uploadVideoRoute,
+  myVideosRoute,
+  deleteVideoRoute,
+  myProfileRoute,
+  updateProfileRoute,
+  profileImageRoute,
+  ensureUserRoute,
+  updateChannelRoute,
+  videoInfoRoute,
 ] as const;

@@ -45,19 +45,17 @@ export function buildUrl(template: string, params?: object, query?: object): str
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
-const NETWORK_MESSAGE = 'Network error. Please check your internet connection and try again.';
+export const NETWORK_MESSAGE = 'Network error. Please check your internet connection and try again.';
 
 const NOT_JSON = Symbol('not-json');
 const BODY_QUOTE_LIMIT = 500;
 
-async function readReply(response: Response): Promise<{ text: string; payload: unknown }> {
-  if (response.status === 204) return { text: '', payload: undefined };
-  const text = await response.text();
-  if (text === '') return { text, payload: undefined };
+function parseBody(status: number, text: string): unknown {
+  if (status === 204 || text === '') return undefined;
   try {
-    return { text, payload: JSON.parse(text) as unknown };
+    return JSON.parse(text) as unknown;
   } catch {
-    return { text, payload: NOT_JSON };
+    return NOT_JSON;
   }
 }
 
@@ -91,11 +89,21 @@ export function createApiClient(fetchImpl: FetchLike) {
       if ((error as { name?: unknown }).name === 'AbortError' || opts.signal?.aborted) throw error;
       throw new ApiError(0, 'NETWORK_ERROR', NETWORK_MESSAGE);
     }
-    const { text, payload } = await readReply(response);
-    const flagged = typeof payload === 'object' && payload !== null && (payload as { success?: unknown }).success === false;
-    if (!response.ok || flagged || payload === NOT_JSON) throw failure(response.status, payload, text);
-    return payload as OkReplyOf<R>;
+    const text = response.status === 204 ? '' : await response.text();
+    return settleReply<R>(response.status, text);
   };
+}
+
+/**
+ * A reply's status and body text turned into the parsed reply, or thrown as an `ApiError`:
+ * shared by `request()` and `uploadWithProgress()` (XMLHttpRequest), so both fail alike.
+ */
+export function settleReply<R extends RouteDef>(status: number, text: string): OkReplyOf<R> {
+  const payload = parseBody(status, text);
+  const flagged = typeof payload === 'object' && payload !== null && (payload as { success?: unknown }).success === false;
+  const ok = status >= 200 && status < 300;
+  if (!ok || flagged || payload === NOT_JSON) throw failure(status, payload, text);
+  return payload as OkReplyOf<R>;
 }
 
 export const request = createApiClient((input, init) => fetch(input, init));

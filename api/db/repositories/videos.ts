@@ -79,3 +79,39 @@ export async function findVisibleVideo(db: Kysely<DB>, id: string): Promise<Vide
     .where('v.id', '=', id)
     .executeTakeFirst();
 }
+
+/** A creator's visible videos for their channel and profile, newest first. */
+export async function listChannelVideos(db: Kysely<DB>, userId: string, limit = 100): Promise<FeedRow[]> {
+  return visible(db).select(cardColumns).where('v.user_id', '=', userId).orderBy('v.created_at', 'desc').orderBy('v.id', 'desc').limit(limit).execute();
+}
+
+/** All of a creator's own videos, whatever their status. */
+export async function listOwnVideos(db: Kysely<DB>, userId: string) {
+  return db
+    .selectFrom('videos as v')
+    .innerJoin('users as u', 'u.id', 'v.user_id')
+    .select([...cardColumns, 'v.verification_status', 'v.size_bytes', 'v.width', 'v.height'])
+    .where('v.user_id', '=', userId)
+    .orderBy('v.created_at', 'desc')
+    .execute();
+}
+
+export async function findVideoFiles(db: Kysely<DB>, id: string) {
+  return db.selectFrom('videos').select(['id', 'user_id', 'video_key', 'thumbnail_key', 'poster_key']).where('id', '=', id).executeTakeFirst();
+}
+
+/** Counts a view once per viewer: true when this viewer had not been counted yet. */
+export async function recordView(db: Kysely<DB>, videoId: string, viewerKey: string): Promise<{ counted: boolean; viewCount: number }> {
+  return db.transaction().execute(async (trx) => {
+    const inserted = await trx
+      .insertInto('video_views')
+      .values({ video_id: videoId, viewer_key: viewerKey })
+      .onConflict((oc) => oc.columns(['video_id', 'viewer_key']).doNothing())
+      .returning('video_id')
+      .executeTakeFirst();
+    const row = inserted
+      ? await trx.updateTable('videos').set((eb) => ({ view_count: eb('view_count', '+', 1) })).where('id', '=', videoId).returning('view_count').executeTakeFirstOrThrow()
+      : await trx.selectFrom('videos').select('view_count').where('id', '=', videoId).executeTakeFirstOrThrow();
+    return { counted: Boolean(inserted), viewCount: row.view_count };
+  });
+}

@@ -1,11 +1,8 @@
 import { StatusMessage } from '../../components/StatusMessage.tsx';
+import { VideoCardList } from '../../components/VideoCardList.tsx';
 import type { FeedCategory } from '../../lib/useBrowse.ts';
 import { useFeed } from './useFeed.ts';
-import { VideoCardLink } from './VideoCardLink.tsx';
 import './VideoGrid.css';
-
-/** Roughly one screenful of cards on a wide display; their thumbnails load without waiting for scroll. */
-const EAGER_CARDS = 8;
 
 export function VideoGrid({ category }: { category: FeedCategory }) {
   const feed = useFeed(category);
@@ -24,13 +21,7 @@ export function VideoGrid({ category }: { category: FeedCategory }) {
 
   return (
     <>
-      <ul className="feed-grid" data-testid="feed-grid">
-        {feed.videos.map((video, index) => (
-          <li key={video.id}>
-            <VideoCardLink video={video} eager={index < EAGER_CARDS} />
-          </li>
-        ))}
-      </ul>
+      <VideoCardList videos={feed.videos} label="Videos" testId="feed-grid" />
       {feed.nextCursor !== null && (
         <div className="feed-more">
           {feed.more === 'error' && (

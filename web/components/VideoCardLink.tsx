@@ -1,13 +1,13 @@
 import { Link } from 'react-router';
-import { formatViews, relativeTime } from '../../../shared/format.ts';
-import { Icon } from '../../components/Icon.tsx';
-import { videoPath } from '../../lib/paths.ts';
-import type { FeedVideo } from './feedPage.ts';
+import { formatViews, relativeTime } from '../../shared/format.ts';
+import type { VideoCard } from '../../shared/schemas/videos.ts';
+import { videoPath } from '../lib/paths.ts';
 import { formatDuration } from './formatDuration.ts';
+import { Icon } from './Icon.tsx';
 import './VideoCardLink.css';
 
 interface VideoCardLinkProps {
-  video: FeedVideo;
+  video: VideoCard;
   /** Cards in the first screenful load at once; the rest wait until scrolled near. */
   eager: boolean;
 }
