@@ -5,7 +5,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
@@ -14,6 +13,7 @@ import { openDatabase } from '../db/database.ts';
 import { DEMO_CREATORS, DEMO_VIDEOS } from '../seed/demo-content.ts';
 import { SEED_MARKER } from '../seed/seed-demo.ts';
 import { freshDatabase, MEDIA_CACHE, type TestDatabase } from './harness.ts';
+import { freePort } from './ports.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 let dataDir = '';
@@ -23,16 +23,6 @@ afterAll(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
   await pgdb?.drop();
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-    srv.once('error', reject);
-  });
-}
 
 function start(port: number, databaseUrl: string | null): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'api/server.ts')], {

@@ -96,13 +96,9 @@ export class PendingObjects {
   async sweep(everyOtherInstanceIsDead: boolean): Promise<number> {
     const deadBefore = new Date(Date.now() - DEAD_AFTER_MS);
     const alive = new Set(
-      (
-        await this.db
-          .selectFrom('server_instances')
-          .select('id')
-          .$if(!everyOtherInstanceIsDead, (q) => q.where('heartbeat_at', '>=', deadBefore))
-          .execute()
-      ).map((r) => r.id),
+      everyOtherInstanceIsDead
+        ? []
+        : (await this.db.selectFrom('server_instances').select('id').where('heartbeat_at', '>=', deadBefore).execute()).map((r) => r.id),
     );
     alive.add(this.instanceId);
     const orphans = (await this.db.selectFrom('pending_objects').selectAll().execute()).filter((p) => !alive.has(p.instance_id));
