@@ -127,7 +127,7 @@ async function readParts(request: FastifyRequest, tmpDir: string, limit: number,
       temps.push(target);
       const { stream, state } = inspector(limit);
       try {
-        await pipeline(file.file, stream, createWriteStream(target, { flags: 'wx' }));
+        await pipeline(file.file, stream, createWriteStream(target, { flags: 'wx', highWaterMark: 1024 * 1024 }));
       } catch (err) {
         if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
           throw videoError(413, ERROR_CODES.PAYLOAD_TOO_LARGE, `Video file size must be less than ${sizeText(limit)}`);

@@ -39,5 +39,5 @@ export function Avatar({ name, imageUrl, size = 32 }: AvatarProps) {
     );
   }
   const initial = name.trim().charAt(0).toUpperCase() || '?';
-  return <span className={`avatar avatar--initial avatar--${size <= 32 ? 'small' : 'large'}`} data-initial={initial} aria-hidden="true" />;
+  return <span className={`avatar avatar--initial avatar--${size <= 32 ? 'small' : size <= 48 ? 'large' : 'xl'}`} data-initial={initial} aria-hidden="true" />;
 }

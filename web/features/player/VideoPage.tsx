@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { StatusMessage } from '../../components/StatusMessage.tsx';
 import { useDocumentTitle } from '../../lib/useDocumentTitle.ts';
-import { useVideo } from './useVideo.ts';
+import { useRecordView } from './useRecordView.ts';
+import { useVideo, type VideoDetail } from './useVideo.ts';
 import { VideoInfo } from './VideoInfo.tsx';
 import { VideoPlayer } from './VideoPlayer.tsx';
 import './VideoPage.css';
@@ -38,7 +39,12 @@ function VideoView({ videoId }: { videoId: string }) {
       );
   }
 
-  const { video } = state;
+  return <VideoReady key={state.video.id} video={state.video} />;
+}
+
+/** A loaded video; mounted once per video, so its view is counted once. */
+function VideoReady({ video }: { video: VideoDetail }) {
+  const views = useRecordView(video.id);
   return (
     <article className="video-page">
       {video.video_url ? (
@@ -48,7 +54,7 @@ function VideoView({ videoId }: { videoId: string }) {
           <StatusMessage kind="error" title="Video URL is missing." />
         </div>
       )}
-      <VideoInfo video={video} />
+      <VideoInfo video={views === null ? video : { ...video, view_count: views }} />
     </article>
   );
 }
