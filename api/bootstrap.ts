@@ -13,6 +13,7 @@ import { findMediaTools } from './media/ffmpeg.ts';
 import { seedDemo, type SeedResult } from './seed/seed-demo.ts';
 import { readCatalogue } from './services/catalogue.ts';
 import { LocalStorage } from './storage/local-storage.ts';
+import { S3Storage } from './storage/s3-storage.ts';
 import type { ObjectStorage } from './storage/object-storage.ts';
 
 export interface Prepared {
@@ -26,6 +27,15 @@ export function databaseTarget(config: Pick<Config, 'databaseUrl' | 'dataDir'>):
   return config.databaseUrl ? { url: config.databaseUrl } : { dataDir: path.join(config.dataDir, 'pglite') };
 }
 
+export async function openStorage(config: Config): Promise<ObjectStorage> {
+  if (config.s3) {
+    const s3 = new S3Storage(config.s3);
+    await s3.check();
+    return s3;
+  }
+  return LocalStorage.open(path.join(config.dataDir, 'storage'));
+}
+
 export async function prepare(
   config: Config,
   opts: { target?: DatabaseTarget; log?: (m: string) => void; mediaCache?: string | null } = {},
@@ -35,7 +45,7 @@ export async function prepare(
   try {
     const applied = await migrate(database.db);
     if (applied.length > 0) log(`Applied migrations ${applied.join(', ')}`);
-    const storage = await LocalStorage.open(path.join(config.dataDir, 'storage'));
+    const storage = await openStorage(config);
     const catalogue = await readCatalogue();
     await syncCatalogue(database.db, catalogue);
     let seed: SeedResult = { seeded: false };

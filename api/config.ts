@@ -24,6 +24,8 @@ export interface Config {
   smtpUrl: string | null;
   mailFrom: string;
   sessionDays: number;
+  /** S3-compatible object storage; null keeps files under dataDir/storage. */
+  s3: { endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string } | null;
   /** Lifetime of cached public reads (feed pages, newest creators); 0 turns the cache off. */
   readCacheMs: number;
   /** Built web app to serve; null serves the API alone (development behind Vite). */
@@ -138,6 +140,27 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     }
   }
 
+  let s3: Config['s3'] = null;
+  if (env.S3_BUCKET) {
+    const missing = ['S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'].filter((k) => !env[k]);
+    if (missing.length > 0) problems.push(`S3_BUCKET needs ${missing.join(', ')}`);
+    else {
+      try {
+        const u = new URL(env.S3_ENDPOINT!);
+        if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('protocol');
+      } catch {
+        problems.push('S3_ENDPOINT must be an http(s) URL');
+      }
+    }
+    s3 = {
+      endpoint: env.S3_ENDPOINT ?? '',
+      bucket: env.S3_BUCKET,
+      region: env.S3_REGION || 'us-east-1',
+      accessKeyId: env.S3_ACCESS_KEY_ID ?? '',
+      secretAccessKey: env.S3_SECRET_ACCESS_KEY ?? '',
+    };
+  }
+
   const webDistRaw = env.WEB_DIST ?? 'dist/web';
   const config: Config = {
     env: nodeEnv as Config['env'],
@@ -156,6 +179,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     smtpUrl,
     mailFrom,
     sessionDays,
+    s3,
     webDist: webDistRaw === '' || webDistRaw === 'none' ? null : path.resolve(cwd, webDistRaw),
   };
   if (problems.length > 0) throw new ConfigError(problems);

@@ -11,6 +11,11 @@ const TermsOfServicePage = lazyPage(() => import('../features/legal/TermsOfServi
 const ComingSoonPage = lazyPage(() => import('../features/coming-soon/ComingSoonPage.tsx'), 'ComingSoonPage');
 const LoginPage = lazyPage(() => import('../features/auth/LoginPage.tsx'), 'LoginPage');
 const DevMailPage = lazyPage(() => import('../features/dev-mail/DevMailPage.tsx'), 'DevMailPage');
+const UploadPage = lazyPage(() => import('../features/upload/UploadPage.tsx'), 'UploadPage');
+const ChannelPage = lazyPage(() => import('../features/channel/ChannelPage.tsx'), 'ChannelPage');
+const ProfilePage = lazyPage(() => import('../features/channel/ProfilePage.tsx'), 'ProfilePage');
+const SearchPage = lazyPage(() => import('../features/channel/SearchPage.tsx'), 'SearchPage');
+const DashboardPage = lazyPage(() => import('../features/studio/DashboardPage.tsx'), 'DashboardPage');
 const NotFoundPage = lazyPage(() => import('../features/not-found/NotFoundPage.tsx'), 'NotFoundPage');
 
 export const routes: RouteObject[] = [
@@ -25,6 +30,11 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, Component: HomePage },
           { path: 'video/:categoryId/:videoId', Component: VideoPage },
+          { path: 'upload', Component: UploadPage },
+          { path: 'channel/:channelName', Component: ChannelPage },
+          { path: 'profile/:username', Component: ProfilePage },
+          { path: 'search', Component: SearchPage },
+          { path: 'dashboard', Component: DashboardPage },
           { path: 'privacy-policy', Component: PrivacyPolicyPage },
           { path: 'terms-of-service', Component: TermsOfServicePage },
           { path: 'coming-soon', Component: ComingSoonPage },

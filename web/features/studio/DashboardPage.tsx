@@ -57,13 +57,15 @@ function Studio() {
   // Arrow keys, Home and End move between tabs (the WAI-ARIA tabs pattern, automatic activation).
   const onKeyDown = (event: KeyboardEvent) => {
     const index = TABS.findIndex((t) => t.id === current);
-    const next =
-      event.key === 'ArrowRight' ? (index + 1) % TABS.length
-      : event.key === 'ArrowLeft' ? (index - 1 + TABS.length) % TABS.length
-      : event.key === 'Home' ? 0
-      : event.key === 'End' ? TABS.length - 1
-      : -1;
-    if (next < 0) return;
+    const last = TABS.length - 1;
+    const targets: Record<string, number> = {
+      ArrowRight: index === last ? 0 : index + 1,
+      ArrowLeft: index === 0 ? last : index - 1,
+      Home: 0,
+      End: last,
+    };
+    const next = targets[event.key];
+    if (next === undefined) return;
     event.preventDefault();
     select(TABS[next]!.id, true);
   };
