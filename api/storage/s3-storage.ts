@@ -57,7 +57,8 @@ export class S3Storage implements ObjectStorage {
       }
       data = Buffer.concat(chunks);
     }
-    await this.#send(this.#url(bucket, key), { method: 'PUT', body: data, headers: { 'content-type': contentTypeOf(key) } }, [200]);
+    const view = new Uint8Array(data.buffer, data.byteOffset, data.length);
+    await this.#send(this.#url(bucket, key), { method: 'PUT', body: view, headers: { 'content-type': contentTypeOf(key) } }, [200]);
     return { size: data.length, contentType: contentTypeOf(key), modifiedAt: new Date() };
   }
 

@@ -8,7 +8,7 @@ import { StatusMessage } from '../../components/StatusMessage.tsx';
 import { isCreator } from '../../lib/roles.ts';
 import { useAuth } from '../../lib/useAuth.ts';
 import { useDocumentTitle } from '../../lib/useDocumentTitle.ts';
-import { checkDraft, checkThumbnailFile, checkVideoFile, crossed, sizeLabel, videoLimitBytes, type DraftField } from './uploadChecks.ts';
+import { checkDraft, checkThumbnailFile, checkVideoFile, crossed, formatBytes, sizeLabel, videoLimitBytes, type DraftField } from './uploadChecks.ts';
 import { STAGE_LABELS } from './uploadProgress.ts';
 import { useUploadFlow, type UploadFlow } from './useUploadFlow.ts';
 import { useUploadTier } from './useUploadTier.ts';
@@ -46,7 +46,7 @@ type FileNote = { kind: 'hint' | 'error'; text: string };
 const NO_FILE: FileNote = { kind: 'hint', text: UPLOAD_MESSAGES.noFile };
 
 function describeFile(file: File): FileNote {
-  return { kind: 'hint', text: `${file.name} (${(file.size / (1024 * 1024)).toFixed(1)} MB)` };
+  return { kind: 'hint', text: `${file.name} (${formatBytes(file.size)})` };
 }
 
 function UploadForm({ userId }: { userId: string }) {

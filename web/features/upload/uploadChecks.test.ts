@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UPLOAD_LIMITS, UPLOAD_MESSAGES } from '../../../shared/schemas/studio.ts';
-import { checkDraft, checkThumbnailFile, checkVideoFile, sizeLabel, videoTooLargeMessage, type UploadDraft } from './uploadChecks.ts';
+import { checkDraft, checkThumbnailFile, checkVideoFile, formatBytes, sizeLabel, videoTooLargeMessage, type UploadDraft } from './uploadChecks.ts';
 
 const MB = 1024 * 1024;
 const video = { type: 'video/mp4', size: 5 * MB };
@@ -34,6 +34,15 @@ describe('videoTooLargeMessage and sizeLabel', () => {
     expect(videoTooLargeMessage('pro')).toBe(UPLOAD_MESSAGES.videoTooLarge.replace('100MB', '2GB'));
     expect(sizeLabel(UPLOAD_LIMITS.thumbnailBytes)).toBe('10MB');
     expect(sizeLabel(UPLOAD_LIMITS.profileImageBytes)).toBe('5MB');
+  });
+});
+
+describe('formatBytes', () => {
+  it('picks a unit a person reads at a glance', () => {
+    expect(formatBytes(12)).toBe('1 KB');
+    expect(formatBytes(830 * 1024)).toBe('830 KB');
+    expect(formatBytes(1.8 * MB)).toBe('1.8 MB');
+    expect(formatBytes(1.25 * 1024 * MB)).toBe('1.3 GB');
   });
 });
 

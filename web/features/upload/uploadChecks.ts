@@ -22,6 +22,13 @@ export function sizeLabel(bytes: number): string {
   return bytes >= GB && bytes % GB === 0 ? `${bytes / GB}GB` : `${Math.round(bytes / MB)}MB`;
 }
 
+/** A chosen file's size for people: "830 KB", "1.8 MB", "1.2 GB". */
+export function formatBytes(bytes: number): string {
+  if (bytes >= GB) return `${(bytes / GB).toFixed(1)} GB`;
+  if (bytes >= MB) return `${(bytes / MB).toFixed(1)} MB`;
+  return `${Math.max(1, Math.round(bytes / 1024))} KB`;
+}
+
 export function videoLimitBytes(tier: UploadTier): number {
   return UPLOAD_LIMITS[tier].videoBytes;
 }
