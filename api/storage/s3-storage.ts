@@ -5,6 +5,7 @@
 import { createReadStream } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { AwsClient } from 'aws4fetch';
 import { STORAGE_BUCKETS, type StorageBucket } from '../../shared/constants.ts';
 import { contentTypeOf, isValidKey, StorageKeyError, type ByteRange, type ObjectStorage, type StoredObject } from './object-storage.ts';
@@ -57,7 +58,7 @@ export class S3Storage implements ObjectStorage {
       }
       data = Buffer.concat(chunks);
     }
-    const view = new Uint8Array(data.buffer, data.byteOffset, data.length);
+    const view = new Uint8Array(data);
     await this.#send(this.#url(bucket, key), { method: 'PUT', body: view, headers: { 'content-type': contentTypeOf(key) } }, [200]);
     return { size: data.length, contentType: contentTypeOf(key), modifiedAt: new Date() };
   }
@@ -92,7 +93,7 @@ export class S3Storage implements ObjectStorage {
     const headers: Record<string, string> = range ? { range: `bytes=${range.start}-${range.end}` } : {};
     const res = await this.#send(this.#url(bucket, key), { method: 'GET', headers }, [200, 206]);
     if (!res.body) return Readable.from([]);
-    return Readable.fromWeb(res.body as import('node:stream/web').ReadableStream);
+    return Readable.fromWeb(res.body as WebReadableStream);
   }
 
   async delete(bucket: StorageBucket, key: string): Promise<void> {
