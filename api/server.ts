@@ -26,7 +26,8 @@ async function main() {
   const fastify = Fastify({
     ...serverOptions(config.logLevel),
     connectionTimeout: 0,
-    requestTimeout: 120_000,
+    // A 2 GB upload over a slow line takes long; idle connections are still cut by the header and keep-alive timeouts.
+    requestTimeout: 60 * 60 * 1000,
     keepAliveTimeout: 72_000,
     forceCloseConnections: 'idle',
   }).withTypeProvider<TypeBoxTypeProvider>();
