@@ -36,10 +36,12 @@ export default defineConfig({
       ],
     },
   },
+  // Specs that change what every page shows (the feed, the sidebar) run one after another,
+  // after all the others, so no other spec sees the change half made.
   projects: [
-    { name: 'chromium', testIgnore: '**/*.destructive.spec.ts' },
-    // Tests that change the shared seed data run alone, after all the others.
-    { name: 'destructive', testMatch: '**/*.destructive.spec.ts', dependencies: ['chromium'] },
+    { name: 'chromium', testIgnore: '**/*.serial.spec.ts' },
+    { name: 'uploads', testMatch: '**/upload.serial.spec.ts', dependencies: ['chromium'] },
+    { name: 'deletions', testMatch: '**/admin-deletes-creator.serial.spec.ts', dependencies: ['uploads'] },
   ],
   webServer: {
     command: 'node scripts/e2e-server.mjs',

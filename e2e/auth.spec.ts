@@ -1,7 +1,7 @@
 /**
  * Accounts: sign-in through the identity provider (the embedded one here), email and password
  * sign-up and login, logout, the avatar menu, deleting one's own account, the session-expired
- * notice (an admin deleting a creator is in admin-deletes-creator.destructive.spec.ts). State is set up through the API with
+ * notice (an admin deleting a creator is in admin-deletes-creator.serial.spec.ts). State is set up through the API with
  * `page.request`, which shares the page's cookies; every test uses its own accounts.
  */
 import { randomUUID } from 'node:crypto';
