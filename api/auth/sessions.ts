@@ -71,18 +71,20 @@ export async function findSession(db: Kysely<DB>, token: string): Promise<Sessio
   if (Date.now() - row.last_seen_at.getTime() > TOUCH_AFTER_MS) {
     await db.updateTable('sessions').set({ last_seen_at: new Date() }).where('token_hash', '=', row.token_hash).execute();
   }
+  return { kind: 'active', user: toSessionUser(row) };
+}
+
+/** The fields of a user row the session and the client see, and nothing else. */
+export function toSessionUser(row: SessionUser): SessionUser {
   return {
-    kind: 'active',
-    user: {
-      id: row.id,
-      email: row.email,
-      username: row.username,
-      display_name: row.display_name,
-      role: row.role,
-      is_admin: row.is_admin,
-      profile_image_url: row.profile_image_url,
-      auth_picture_url: row.auth_picture_url,
-    },
+    id: row.id,
+    email: row.email,
+    username: row.username,
+    display_name: row.display_name,
+    role: row.role,
+    is_admin: row.is_admin,
+    profile_image_url: row.profile_image_url,
+    auth_picture_url: row.auth_picture_url,
   };
 }
 

@@ -17,7 +17,7 @@ import { ERROR_CODES } from '../../shared/schemas/common.ts';
 import { safeReturnPath, withQuery } from '../../shared/safe-return.ts';
 import { isCommonPassword } from '../auth/common-passwords.ts';
 import { FailureLimiter } from '../auth/rate-limit.ts';
-import { createSession, deleteSession, hashToken, SESSION_COOKIE } from '../auth/sessions.ts';
+import { createSession, deleteSession, hashToken, SESSION_COOKIE, toSessionUser } from '../auth/sessions.ts';
 import { findUserByEmail } from '../db/repositories/users.ts';
 import { AppError } from '../errors.ts';
 import { createUser, SignInRefused, signInWithClaims } from '../services/accounts.ts';
@@ -92,16 +92,7 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
       }
       if (found.status !== 'active') throw new AppError(403, ERROR_CODES.FORBIDDEN, AUTH_MESSAGES.suspended);
       perEmail.reset(emailKey);
-      const user: SessionUser = {
-        id: found.id,
-        email: found.email,
-        username: found.username,
-        display_name: found.display_name,
-        role: found.role,
-        is_admin: found.is_admin,
-        profile_image_url: found.profile_image_url,
-        auth_picture_url: found.auth_picture_url,
-      };
+      const user = toSessionUser(found);
       await signIn(request, reply, user);
       return { success: true as const, message: 'Signed in.', user };
     },

@@ -15,7 +15,7 @@ import { findVideoFiles, listOwnVideos } from '../db/repositories/videos.ts';
 import { AppError } from '../errors.ts';
 import { ImageRejected, reencodeImage } from '../media/images.ts';
 import { toCard } from '../services/feed.ts';
-import { mediaUrl } from '../services/media-urls.ts';
+import { mediaUrl, storageKeyOf } from '../services/media-urls.ts';
 import { CACHE_NAMESPACES } from '../services/read-cache.ts';
 import { tierOf, uploadVideo } from '../services/uploads.ts';
 import { newKey } from '../storage/object-storage.ts';
@@ -138,7 +138,7 @@ const studio: FastifyPluginAsyncTypebox = async (app) => {
         await app.storage.put(file.bucket, file.key, image.data);
         await app.db.transaction().execute(async (trx) => {
           const before = await trx.selectFrom('users').select([column]).where('id', '=', userId).forUpdate().executeTakeFirstOrThrow();
-          const oldKey = /^\/media\/profile-images\/(.+)$/.exec((before as Record<string, string | null>)[column] ?? '')?.[1];
+          const oldKey = storageKeyOf('profile-images', (before as Record<string, string | null>)[column]);
           await trx.updateTable('users').set({ [column]: mediaUrl('profile-images', file.key), updated_at: new Date() }).where('id', '=', userId).execute();
           await app.pendingObjects.release(trx, [file]);
           if (oldKey) {

@@ -14,7 +14,9 @@ import {
 } from '../db/repositories/users.ts';
 import type { DB } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
+import { toSessionUser } from '../auth/sessions.ts';
 import type { ObjectStorage } from '../storage/object-storage.ts';
+import { storageKeyOf } from './media-urls.ts';
 
 const SLUG_MAX = 30;
 
@@ -103,7 +105,7 @@ export async function signInWithClaims(db: Kysely<DB>, c: OidcClaims): Promise<S
     if (c.picture && c.picture !== known.auth_picture_url) {
       await db.updateTable('users').set({ auth_picture_url: c.picture, updated_at: new Date() }).where('id', '=', known.id).execute();
     }
-    return { ...stripStatus(known), auth_picture_url: c.picture ?? known.auth_picture_url };
+    return { ...toSessionUser(known), auth_picture_url: c.picture ?? known.auth_picture_url };
   }
   if (!c.email) throw new SignInRefused('The identity provider did not share an email address.');
   const byEmail = await findUserByEmail(db, c.email);
@@ -117,7 +119,7 @@ export async function signInWithClaims(db: Kysely<DB>, c: OidcClaims): Promise<S
       .set({ oidc_issuer: c.issuer, oidc_subject: c.subject, email_verified: true, auth_picture_url: c.picture, updated_at: new Date() })
       .where('id', '=', byEmail.id)
       .execute();
-    return { ...pickSession(byEmail), auth_picture_url: c.picture ?? byEmail.auth_picture_url };
+    return { ...toSessionUser(byEmail), auth_picture_url: c.picture ?? byEmail.auth_picture_url };
   }
   return createUser(db, {
     email: c.email,
@@ -127,28 +129,6 @@ export async function signInWithClaims(db: Kysely<DB>, c: OidcClaims): Promise<S
     oidc: { issuer: c.issuer, subject: c.subject },
     pictureUrl: c.picture,
   });
-}
-
-function stripStatus<T extends SessionUser & { status: string }>(row: T): SessionUser {
-  return pickSession(row);
-}
-
-function pickSession(row: SessionUser): SessionUser {
-  return {
-    id: row.id,
-    email: row.email,
-    username: row.username,
-    display_name: row.display_name,
-    role: row.role,
-    is_admin: row.is_admin,
-    profile_image_url: row.profile_image_url,
-    auth_picture_url: row.auth_picture_url,
-  };
-}
-
-function profileKey(url: string | null): string | null {
-  const m = url ? /^\/media\/profile-images\/(.+)$/.exec(url) : null;
-  return m?.[1] ?? null;
 }
 
 /**
@@ -179,7 +159,7 @@ export async function deleteAccount(db: Kysely<DB>, storage: ObjectStorage, user
       if (m.poster_key && m.poster_key !== m.thumbnail_key) list.push(['thumbnails', m.poster_key]);
     }
     for (const url of [user.profile_image_url, user.cover_image_url]) {
-      const key = profileKey(url);
+      const key = storageKeyOf('profile-images', url);
       if (key) list.push(['profile-images', key]);
     }
     return list;

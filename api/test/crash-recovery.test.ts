@@ -3,7 +3,6 @@
  * catalogue, demo media, the seed transaction, serving), then a restart: the database must
  * hold all the demo rows or none, never duplicates, and the next start completes.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,8 +13,8 @@ import { DEMO_CREATORS, DEMO_VIDEOS } from '../seed/demo-content.ts';
 import { SEED_MARKER } from '../seed/seed-demo.ts';
 import { freshDatabase, MEDIA_CACHE, type TestDatabase } from './harness.ts';
 import { freePort } from './ports.ts';
+import { exited, startServer, waitForHealth } from './server-process.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 let dataDir = '';
 let pgdb: TestDatabase | null = null;
 
@@ -24,26 +23,15 @@ afterAll(async () => {
   await pgdb?.drop();
 });
 
-function start(port: number, databaseUrl: string | null): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'api/server.ts')], {
-    cwd: ROOT,
-    stdio: 'ignore',
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      WEB_DIST: 'none',
-      LOG_LEVEL: 'silent',
-      ADMIN_PASSWORD: 'crash test password',
-      DEMO_MEDIA_CACHE: MEDIA_CACHE,
-      DATABASE_URL: databaseUrl ?? '',
-    },
+function start(port: number, databaseUrl: string | null) {
+  return startServer({
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    ADMIN_PASSWORD: 'crash test password',
+    DEMO_MEDIA_CACHE: MEDIA_CACHE,
+    DATABASE_URL: databaseUrl ?? '',
   });
 }
-
-const exited = (child: ChildProcess) =>
-  new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code))));
 
 async function state(databaseUrl: string | null) {
   const database = await openDatabase(databaseUrl ? { url: databaseUrl } : { dataDir: path.join(dataDir, 'pglite') });
@@ -59,21 +47,6 @@ async function state(databaseUrl: string | null) {
   } finally {
     await database.close();
   }
-}
-
-async function waitForHealth(port: number, child: ChildProcess, ms = 90_000) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/api/health`);
-      if (res.status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error('server did not become healthy');
 }
 
 describe('kill -9 during the first start', () => {

@@ -3,7 +3,6 @@
  * checked, stored or saved), then a restart: no stored file without its row, no row without its
  * files, no announcements and no temporary files are left.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -14,10 +13,10 @@ import { openDatabase, type DatabaseTarget } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
 import { createUser } from '../services/accounts.ts';
 import { freePort } from './ports.ts';
+import { exited, startServer, waitForHealth } from './server-process.ts';
 import { freshDatabase, type TestDatabase } from './harness.ts';
 import { multipart, testMedia, uploadParts } from './upload-helpers.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 let dataDir = '';
 let pgdb: TestDatabase | null = null;
 
@@ -26,28 +25,9 @@ afterAll(async () => {
   await pgdb?.drop();
 });
 
-function start(port: number, url: string | null): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'api/server.ts')], {
-    cwd: ROOT,
-    stdio: 'ignore',
-    env: { ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, WEB_DIST: 'none', LOG_LEVEL: 'silent', SEED_DEMO: 'false', DATABASE_URL: url ?? '' },
-  });
+function start(port: number, url: string | null) {
+  return startServer({ DATA_DIR: dataDir, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, SEED_DEMO: 'false', DATABASE_URL: url ?? '' });
 }
-
-async function healthy(port: number, child: ChildProcess) {
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/api/health`)).ok) return;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error('server did not start');
-}
-
-const exited = (c: ChildProcess) => new Promise((r) => (c.exitCode !== null ? r(c.exitCode) : c.once('exit', r)));
 
 /** Sends a body in slices with pauses, like a slow connection. */
 function slowBody(body: Buffer, sliceBytes: number, pauseMs: number): ReadableStream<Uint8Array> {
@@ -90,7 +70,7 @@ describe('kill -9 during ten parallel uploads', () => {
     const clip = await testMedia('h264-720p.mp4');
     const thumb = await testMedia('thumbnail.jpg');
     const child = start(port, url);
-    await healthy(port, child);
+    await waitForHealth(port, child);
 
     const uploads = Array.from({ length: 10 }, async (_, i) => {
       const { payload, headers } = await multipart(uploadParts(clip, thumb, { title: `Crash ${i}` }));
@@ -113,7 +93,7 @@ describe('kill -9 during ten parallel uploads', () => {
     expect(statuses.filter((s) => s === 0).length, `statuses ${statuses}`).toBeGreaterThan(0);
 
     const again = start(port, url);
-    await healthy(port, again);
+    await waitForHealth(port, again);
     // The restarted server sweeps what the dead one left: on the embedded database at its
     // start (it is the only process), on PostgreSQL once the dead process's heartbeat is stale.
     if (url) {
