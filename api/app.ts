@@ -17,6 +17,7 @@ import media from './plugins/media.ts';
 import security from './plugins/security.ts';
 import web from './plugins/web.ts';
 import authRoutes from './routes/auth.ts';
+import captureRoutes from './routes/capture.ts';
 import catalogueRoutes from './routes/catalogue.ts';
 import channelRoutes from './routes/channels.ts';
 import creatorRoutes from './routes/creators.ts';
@@ -68,6 +69,7 @@ async function framemerch(fastify: FastifyInstance, ctx: AppContext) {
   await fastify.register(mailRoutes);
   await fastify.register(channelRoutes);
   await fastify.register(studioRoutes);
+  await fastify.register(captureRoutes);
   await fastify.register(web, { dist: ctx.config.webDist });
 }
 

@@ -91,16 +91,17 @@ export interface ProbeResult {
   videoCodec: string | null;
   audioCodec: string | null;
   frameRate: number | null;
+  colorSpace: string | null;
 }
 
 export async function probe(bin: string, file: string): Promise<ProbeResult> {
   const { stdout } = await run(
     bin,
-    ['-v', 'error', '-protocol_whitelist', 'file', '-show_entries', 'stream=codec_type,codec_name,width,height,avg_frame_rate:format=duration,format_name', '-of', 'json', file],
+    ['-v', 'error', '-protocol_whitelist', 'file', '-show_entries', 'stream=codec_type,codec_name,width,height,avg_frame_rate,color_space:format=duration,format_name', '-of', 'json', file],
     { timeout: 60_000, maxBuffer: 4 * 1024 * 1024 },
   );
   const data = JSON.parse(stdout) as {
-    streams?: Array<{ codec_type?: string; codec_name?: string; width?: number; height?: number; avg_frame_rate?: string }>;
+    streams?: Array<{ codec_type?: string; codec_name?: string; width?: number; height?: number; avg_frame_rate?: string; color_space?: string }>;
     format?: { duration?: string; format_name?: string };
   };
   const video = data.streams?.find((s) => s.codec_type === 'video');
@@ -115,5 +116,6 @@ export async function probe(bin: string, file: string): Promise<ProbeResult> {
     videoCodec: video?.codec_name ?? null,
     audioCodec: audio?.codec_name ?? null,
     frameRate: num && den ? num / den : null,
+    colorSpace: video?.color_space ?? null,
   };
 }

@@ -105,6 +105,10 @@ export class LocalStorage implements ObjectStorage {
     }
   }
 
+  localPath(bucket: StorageBucket, key: string): string {
+    return this.#path(bucket, key);
+  }
+
   async check(): Promise<void> {
     await access(this.#tmp, constants.W_OK);
   }

@@ -28,6 +28,8 @@ export interface ObjectStorage {
   read(bucket: StorageBucket, key: string, range?: ByteRange): Promise<Readable>;
   delete(bucket: StorageBucket, key: string): Promise<void>;
   list(bucket: StorageBucket): AsyncIterable<string>;
+  /** The object as a file on this machine, when the storage keeps it as one (else null). */
+  localPath(bucket: StorageBucket, key: string): string | null;
   /** Throws when the storage cannot be written. */
   check(): Promise<void>;
 }

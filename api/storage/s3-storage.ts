@@ -111,6 +111,10 @@ export class S3Storage implements ObjectStorage {
     } while (token);
   }
 
+  localPath(): null {
+    return null;
+  }
+
   async check(): Promise<void> {
     await this.#send(this.#base, { method: 'HEAD' }, [200]);
   }

@@ -70,6 +70,12 @@ const TABLE: Row[] = [
     needs: 'creator',
     request: () => ({ method: 'POST', url: '/api/users/update-channel', payload: { channel_slug: 'Not A Slug!' } }),
   },
+  {
+    method: 'POST',
+    url: '/api/capture-screenshot',
+    needs: 'public',
+    request: () => ({ method: 'POST', url: '/api/capture-screenshot', payload: { video_url: '/media/videos/ab/none.mp4', timestamp: 1 } }),
+  },
   { method: 'GET', url: '/api/video-info', needs: 'public', request: () => ({ url: `/api/video-info?id=${NO_USER}` }) },
 ];
 

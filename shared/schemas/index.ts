@@ -11,6 +11,7 @@ import {
   subscriptionEmailRoute,
   welcomeEmailRoute,
 } from './auth.ts';
+import { captureScreenshotRoute } from './capture.ts';
 import { catalogueRoute } from './catalogue.ts';
 import { channelRoute, profileRoute, recordViewRoute, searchChannelsRoute } from './channels.ts';
 import {
@@ -59,4 +60,5 @@ export const API_ROUTES = [
   ensureUserRoute,
   updateChannelRoute,
   videoInfoRoute,
+  captureScreenshotRoute,
 ] as const;

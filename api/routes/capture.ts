@@ -1,0 +1,83 @@
+import { createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import sharp from 'sharp';
+import { captureScreenshotRoute, CAPTURE_FAILED } from '../../shared/schemas/capture.ts';
+import { ERROR_CODES } from '../../shared/schemas/common.ts';
+import { FailureLimiter } from '../auth/rate-limit.ts';
+import { findVisibleVideo } from '../db/repositories/videos.ts';
+import { AppError } from '../errors.ts';
+import { captureFrame, CaptureFailed } from '../media/capture.ts';
+import { probe } from '../media/ffmpeg.ts';
+
+/** Only this site's video URLs: absolute on this origin, or a path. The key is looked up, never fetched. */
+const VIDEO_URL = /^(?:https?:\/\/[^/?#\\]+)?\/media\/videos\/([a-z0-9-]{1,63}\/[a-z0-9-]{1,81}\.(?:mp4|webm))$/;
+const MAX_CONCURRENT = 2;
+
+const capture: FastifyPluginAsyncTypebox = async (app) => {
+  const perIp = new FailureLimiter(60, 60_000);
+  let running = 0;
+  const publicHost = new URL(app.config.publicUrl).host;
+  const sameSite = (u: URL, host: string | undefined) => {
+    if (u.host === publicHost) return true;
+    try {
+      return host !== undefined && u.host === new URL(`${u.protocol}//${host}`).host;
+    } catch {
+      return false;
+    }
+  };
+
+  app.route({
+    ...captureScreenshotRoute,
+    handler: async (request) => {
+      const { video_url: url, timestamp, quality = 85 } = request.body;
+      const key = VIDEO_URL.exec(url)?.[1];
+      if (!key || (/^https?:/.test(url) && !sameSite(new URL(url), request.headers.host))) {
+        throw AppError.badRequest('Only videos stored on this site can be captured.');
+      }
+      const row = await app.db.selectFrom('videos').select('id').where('video_key', '=', key).executeTakeFirst();
+      const video = row ? await findVisibleVideo(app.db, row.id) : undefined;
+      if (!video) throw AppError.notFound('Video not found.');
+      if (video.duration_ms !== null && timestamp * 1000 > video.duration_ms) {
+        throw new AppError(422, ERROR_CODES.VALIDATION_FAILED, 'The timestamp is past the end of the video.');
+      }
+      if (perIp.blocked(request.ip)) throw new AppError(429, ERROR_CODES.RATE_LIMITED, 'Too many captures. Please wait a minute.');
+      perIp.fail(request.ip);
+      if (running >= MAX_CONCURRENT) throw new AppError(503, ERROR_CODES.SERVICE_UNAVAILABLE, CAPTURE_FAILED);
+      running++;
+      let temp: string | null = null;
+      try {
+        let file = app.storage.localPath('videos', key);
+        if (!file) {
+          temp = path.join(app.pendingObjects.tmpDir, `${randomUUID()}.capture`);
+          await pipeline(await app.storage.read('videos', key), createWriteStream(temp));
+          file = temp;
+        }
+        const info = await probe(app.mediaTools.ffprobe, file);
+        const jpeg = await captureFrame({ ffmpeg: app.mediaTools.ffmpeg, file, time: timestamp, quality, info });
+        const meta = await sharp(jpeg).metadata();
+        return {
+          success: true as const,
+          screenshot: `data:image/jpeg;base64,${jpeg.toString('base64')}`,
+          width: meta.width ?? 0,
+          height: meta.height ?? 0,
+          timestamp,
+        };
+      } catch (err) {
+        if (err instanceof CaptureFailed) {
+          request.log.warn({ err }, 'server capture failed');
+          throw new AppError(422, ERROR_CODES.VALIDATION_FAILED, CAPTURE_FAILED);
+        }
+        throw err;
+      } finally {
+        running--;
+        if (temp) await rm(temp, { force: true });
+      }
+    },
+  });
+};
+
+export default capture;

@@ -1,0 +1,101 @@
+/**
+ * QA clips for frame-accuracy tests, made with ffmpeg into .cache/qa-clips (ignored; made once).
+ * Every frame carries its own index as a 16-bit barcode in its top-left corner: 16 blocks of
+ * 40x40 pixels, bit i (value 2^i) at x = 40 i, white for 1 and black for 0, over a moving test
+ * pattern. readFrameIndex() reads it back from decoded pixels, so a test knows exactly which frame
+ * it captured. Clips are tagged BT.709 (and converted to it), as browsers expect for HD video.
+ */
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import path from 'node:path';
+import { findMediaTools, runFfmpeg } from '../api/media/ffmpeg.ts';
+
+export const QA_CLIPS_DIR = path.resolve(import.meta.dirname, '../.cache/qa-clips');
+export const BARCODE = { bits: 16, block: 40 } as const;
+
+export interface QaClip {
+  name: string;
+  codec: 'h264' | 'vp9';
+  width: number;
+  height: number;
+  fps: number;
+  seconds: number;
+  /** Display rotation in degrees, as phones record it. */
+  rotate?: 90;
+}
+
+export const QA_CLIPS: QaClip[] = [
+  { name: 'h264-720p24.mp4', codec: 'h264', width: 1280, height: 720, fps: 24, seconds: 2 },
+  { name: 'h264-720p25.mp4', codec: 'h264', width: 1280, height: 720, fps: 25, seconds: 2 },
+  { name: 'h264-720p30.mp4', codec: 'h264', width: 1280, height: 720, fps: 30, seconds: 2 },
+  { name: 'h264-720p60.mp4', codec: 'h264', width: 1280, height: 720, fps: 60, seconds: 2 },
+  { name: 'h264-1080p30.mp4', codec: 'h264', width: 1920, height: 1080, fps: 30, seconds: 2 },
+  { name: 'h264-1080p60.mp4', codec: 'h264', width: 1920, height: 1080, fps: 60, seconds: 2 },
+  { name: 'vp9-720p30.webm', codec: 'vp9', width: 1280, height: 720, fps: 30, seconds: 2 },
+  { name: 'vp9-1080p25.webm', codec: 'vp9', width: 1920, height: 1080, fps: 25, seconds: 2 },
+  { name: 'h264-portrait-rotated.mp4', codec: 'h264', width: 1280, height: 720, fps: 30, seconds: 2, rotate: 90 },
+];
+
+function filter(c: QaClip): string {
+  const bar = `color=c=black:s=${BARCODE.bits * BARCODE.block}x${BARCODE.block}:r=${c.fps},format=yuv444p,` +
+    `geq=lum='if(mod(floor(N/pow(2\\,floor(X/${BARCODE.block})))\\,2)\\,235\\,16)':cb=128:cr=128[bar]`;
+  const bg = `testsrc2=s=${c.width}x${c.height}:r=${c.fps}[bg]`;
+  return `${bar};${bg};[bg][bar]overlay=0:0,scale=out_color_matrix=bt709:out_range=tv,format=yuv420p[v]`;
+}
+
+export function qaClipArgs(c: QaClip, out: string): string[] {
+  const codec = c.codec === 'h264'
+    ? ['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '18', '-g', String(c.fps), '-movflags', '+faststart']
+    : ['-c:v', 'libvpx-vp9', '-b:v', '4M', '-deadline', 'realtime', '-cpu-used', '8', '-g', String(c.fps)];
+  return [
+    '-y', '-filter_complex', filter(c), '-map', '[v]', '-t', String(c.seconds), ...codec,
+    '-colorspace', 'bt709', '-color_primaries', 'bt709', '-color_trc', 'bt709', '-color_range', 'tv',
+    out,
+  ];
+}
+
+export async function makeQaClips(): Promise<string[]> {
+  mkdirSync(QA_CLIPS_DIR, { recursive: true });
+  const { ffmpeg } = await findMediaTools({ ffmpegPath: process.env.FFMPEG_PATH ?? null, ffprobePath: process.env.FFPROBE_PATH ?? null });
+  const made: string[] = [];
+  for (const clip of QA_CLIPS) {
+    const out = path.join(QA_CLIPS_DIR, clip.name);
+    if (existsSync(out)) continue;
+    const tmp = `${out}.tmp${path.extname(out)}`;
+    await runFfmpeg(ffmpeg, qaClipArgs(clip, tmp), 300_000);
+    if (clip.rotate) {
+      // The display rotation goes in as container metadata on a stream copy, as a phone writes it.
+      const rotated = `${out}.rot${path.extname(out)}`;
+      await runFfmpeg(ffmpeg, ['-y', '-i', tmp, '-c', 'copy', '-metadata:s:v:0', `rotate=${clip.rotate}`, rotated]);
+      renameSync(rotated, tmp);
+    }
+    renameSync(tmp, out);
+    made.push(clip.name);
+  }
+  return made;
+}
+
+/**
+ * Reads the barcode from decoded pixels of an upright, unscaled frame: `rgba` holds `width`
+ * pixels a row, 4 bytes each. Returns the frame index.
+ */
+export function readFrameIndex(rgba: Uint8Array | Uint8ClampedArray, width: number): number {
+  let index = 0;
+  const y = Math.floor(BARCODE.block / 2);
+  for (let bit = 0; bit < BARCODE.bits; bit++) {
+    const x = bit * BARCODE.block + Math.floor(BARCODE.block / 2);
+    const i = (y * width + x) * 4;
+    const luma = 0.2126 * rgba[i]! + 0.7152 * rgba[i + 1]! + 0.0722 * rgba[i + 2]!;
+    if (luma > 128) index += 2 ** bit;
+  }
+  return index;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  makeQaClips().then(
+    (made) => console.log(made.length ? `Made ${made.join(', ')} in ${QA_CLIPS_DIR}` : `QA clips already in ${QA_CLIPS_DIR}`),
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}
