@@ -24,6 +24,7 @@ import creatorRoutes from './routes/creators.ts';
 import healthRoutes from './routes/health.ts';
 import mailRoutes from './routes/mail.ts';
 import mediaRoutes from './routes/media.ts';
+import printRoutes from './routes/print.ts';
 import studioRoutes from './routes/studio.ts';
 import userRoutes from './routes/users.ts';
 import videoRoutes from './routes/videos.ts';
@@ -70,6 +71,7 @@ async function framemerch(fastify: FastifyInstance, ctx: AppContext) {
   await fastify.register(channelRoutes);
   await fastify.register(studioRoutes);
   await fastify.register(captureRoutes);
+  await fastify.register(printRoutes);
   await fastify.register(web, { dist: ctx.config.webDist });
 }
 

@@ -76,6 +76,13 @@ const TABLE: Row[] = [
     needs: 'public',
     request: () => ({ method: 'POST', url: '/api/capture-screenshot', payload: { video_url: '/media/videos/ab/none.mp4', timestamp: 1 } }),
   },
+  { method: 'POST', url: '/api/process-shirt-image', needs: 'public', request: () => ({ method: 'POST', url: '/api/process-shirt-image', payload: { image_data: 'data:image/png;base64,AAAA' } }) },
+  {
+    method: 'POST',
+    url: '/api/process-thumbnail-print-quality',
+    needs: 'public',
+    request: () => ({ method: 'POST', url: '/api/process-thumbnail-print-quality', payload: { thumbnail_data: 'data:image/png;base64,AAAA' } }),
+  },
   { method: 'GET', url: '/api/video-info', needs: 'public', request: () => ({ url: `/api/video-info?id=${NO_USER}` }) },
 ];
 

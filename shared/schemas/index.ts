@@ -13,6 +13,7 @@ import {
 } from './auth.ts';
 import { captureScreenshotRoute } from './capture.ts';
 import { catalogueRoute } from './catalogue.ts';
+import { processPrintQualityRoute, processShirtImageRoute } from './print.ts';
 import { channelRoute, profileRoute, recordViewRoute, searchChannelsRoute } from './channels.ts';
 import {
   deleteVideoRoute,
@@ -61,4 +62,6 @@ export const API_ROUTES = [
   updateChannelRoute,
   videoInfoRoute,
   captureScreenshotRoute,
+  processShirtImageRoute,
+  processPrintQualityRoute,
 ] as const;
