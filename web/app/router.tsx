@@ -16,6 +16,7 @@ const ChannelPage = lazyPage(() => import('../features/channel/ChannelPage.tsx')
 const ProfilePage = lazyPage(() => import('../features/channel/ProfilePage.tsx'), 'ProfilePage');
 const SearchPage = lazyPage(() => import('../features/channel/SearchPage.tsx'), 'SearchPage');
 const DashboardPage = lazyPage(() => import('../features/studio/DashboardPage.tsx'), 'DashboardPage');
+const TestCropToolPage = lazyPage(() => import('../features/print-tool/TestCropToolPage.tsx'), 'TestCropToolPage');
 const NotFoundPage = lazyPage(() => import('../features/not-found/NotFoundPage.tsx'), 'NotFoundPage');
 
 export const routes: RouteObject[] = [
@@ -42,6 +43,7 @@ export const routes: RouteObject[] = [
           { path: 'login', Component: LoginPage },
           { path: 'signup', Component: LoginPage },
           { path: 'dev/mail', Component: DevMailPage },
+          { path: 'test-crop-tool', Component: TestCropToolPage },
           { path: '*', Component: NotFoundPage },
         ],
       },
