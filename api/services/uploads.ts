@@ -7,6 +7,7 @@
  * the row, so nothing is left behind by a refusal, an error or a crash.
  */
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -126,9 +127,13 @@ async function readParts(request: FastifyRequest, tmpDir: string, limit: number,
       out.videoFile = target;
       temps.push(target);
       const { stream, state } = inspector(limit);
+      const sink = createWriteStream(target, { flags: 'wx', highWaterMark: 1024 * 1024 });
       try {
-        await pipeline(file.file, stream, createWriteStream(target, { flags: 'wx', highWaterMark: 1024 * 1024 }));
+        await pipeline(file.file, stream, sink);
       } catch (err) {
+        // The file may still be opening when the pipeline fails: wait until it is closed, so the
+        // cleanup that follows removes it rather than racing its creation.
+        if (!sink.closed) await once(sink, 'close').catch(() => undefined);
         if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
           throw videoError(413, ERROR_CODES.PAYLOAD_TOO_LARGE, `Video file size must be less than ${sizeText(limit)}`);
         }
