@@ -3,6 +3,15 @@
 export const MAX_SCREENSHOTS = 6;
 export const CANVAS_JPEG_QUALITY = 0.9;
 export const SERVER_CAPTURE_QUALITY = 85;
+/** Client wait for the server capture, in ms. */
+export const SERVER_CAPTURE_TIMEOUT_MS = 30_000;
+
+/** Crop box, in image pixels: minimum side, default box, and the first box of the print crop tool. */
+export const CROP_MIN_PX = 50;
+export const CROP_DEFAULT_PX = 200;
+export const CROP_INITIAL_MAX_PX = 300;
+export const CROP_INITIAL_FRACTION = 0.8;
+export const FEATHER_RADIUS_PX = 12;
 
 export const CREATOR_SHARE_PERCENT = 70;
 

@@ -1,9 +1,10 @@
 /** Print preparation on the server, for browsers without workers or OffscreenCanvas. */
 import { Type } from 'typebox';
+import { FEATHER_RADIUS_PX } from '../constants.ts';
 import { errorReplies } from './common.ts';
 import { defineRoute } from './route.ts';
 
-export const FEATHER_RADIUS = 12;
+export const FEATHER_RADIUS = FEATHER_RADIUS_PX;
 export const DEFAULT_PRINT_AREA_IN = { width_in: 12, height_in: 16 } as const;
 /** Data URLs up to this many characters (about 22 MB of image). */
 export const MAX_IMAGE_DATA_URL = 30_000_000;

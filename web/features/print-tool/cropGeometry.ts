@@ -5,11 +5,9 @@
  */
 import { clampCrop, type CropRect, type Size } from '../../../shared/print.ts';
 
-// Spec section 9, "Crop". (Candidates for shared/constants.ts.)
-export const CROP_MIN_PX = 50;
-export const CROP_DEFAULT_PX = 200;
-export const CROP_INITIAL_MAX_PX = 300;
-export const CROP_INITIAL_FRACTION = 0.8;
+import { CROP_DEFAULT_PX, CROP_INITIAL_FRACTION, CROP_INITIAL_MAX_PX, CROP_MIN_PX } from '../../../shared/constants.ts';
+
+export { CROP_DEFAULT_PX, CROP_MIN_PX };
 /** Arrow keys move the box this far; with Shift, `CROP_NUDGE_LARGE_PX`. */
 export const CROP_NUDGE_PX = 1;
 export const CROP_NUDGE_LARGE_PX = 10;

@@ -1,0 +1,25 @@
+/** The capture chain's contract: what the video page asks for and what it gets back. */
+
+/** Where a captured frame came from, in the order the chain tries them. */
+export type CaptureSource = 'canvas' | 'wasm' | 'server' | 'thumbnail';
+
+export interface CapturedFrame {
+  /** JPEG (quality 0.9 in the browser, 85 on the server), at the video's own resolution. */
+  blob: Blob;
+  width: number;
+  height: number;
+  /** Media time of the frame captured, in seconds (the pending merch's screenshot_timestamp). */
+  timestamp: number;
+  source: CaptureSource;
+}
+
+export interface CaptureRequest {
+  video: HTMLVideoElement;
+  /** The video's address as this server gave it (for ffmpeg.wasm and the server path). */
+  videoUrl: string;
+  /** Used when every capture path fails. */
+  thumbnailUrl: string | null;
+  /** Start the chain at this step (QA and benchmarks: `?capture=wasm` or `?capture=server`). */
+  force?: Exclude<CaptureSource, 'thumbnail'>;
+  signal?: AbortSignal;
+}
