@@ -19,6 +19,8 @@ const child = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
     DATABASE_URL: '',
     LOG_LEVEL: 'warn',
     ADMIN_PASSWORD: 'e2e admin password',
+    // Each port gets its own build, so two runs side by side never rebuild under each other.
+    WEB_DIST: process.env.WEB_DIST ?? (process.env.PORT && process.env.PORT !== '3100' ? path.join(root, `.cache/web-${process.env.PORT}`) : path.join(root, 'dist/web')),
     DEMO_MEDIA_CACHE: path.join(root, '.cache/demo-media'),
   },
 });

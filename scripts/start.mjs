@@ -5,7 +5,9 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
-const built = path.join(root, 'dist/web/index.html');
+// WEB_DIST names where the built app lives (dist/web unless set); 'none' serves no web app.
+const webDist = path.resolve(root, process.env.WEB_DIST && process.env.WEB_DIST !== 'none' ? process.env.WEB_DIST : 'dist/web');
+const built = path.join(webDist, 'index.html');
 
 function newest(p) {
   if (!existsSync(p)) return 0;
@@ -20,7 +22,7 @@ const sources = ['web', 'shared', 'workers', 'public', 'vite.config.ts', 'packag
 const stale = !existsSync(built) || Math.max(...sources.map(newest)) > statSync(built).mtimeMs;
 if (stale && process.env.WEB_DIST !== 'none') {
   console.log('Building the web app...');
-  const r = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], {
+  const r = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn', '--outDir', webDist], {
     cwd: root,
     stdio: 'inherit',
   });
