@@ -25,6 +25,7 @@ import healthRoutes from './routes/health.ts';
 import mailRoutes from './routes/mail.ts';
 import mediaRoutes from './routes/media.ts';
 import printRoutes from './routes/print.ts';
+import productRoutes from './routes/products.ts';
 import studioRoutes from './routes/studio.ts';
 import userRoutes from './routes/users.ts';
 import videoRoutes from './routes/videos.ts';
@@ -72,6 +73,7 @@ async function framemerch(fastify: FastifyInstance, ctx: AppContext) {
   await fastify.register(studioRoutes);
   await fastify.register(captureRoutes);
   await fastify.register(printRoutes);
+  await fastify.register(productRoutes);
   await fastify.register(web, { dist: ctx.config.webDist });
 }
 

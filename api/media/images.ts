@@ -13,14 +13,14 @@ export class ImageRejected extends Error {
   override name = 'ImageRejected';
 }
 
-export async function reencodeImage(input: Buffer, opts: { maxSide?: number } = {}): Promise<{ data: Buffer; width: number; height: number }> {
+export async function reencodeImage(input: Buffer, opts: { maxSide?: number; quality?: number; chroma444?: boolean } = {}): Promise<{ data: Buffer; width: number; height: number }> {
   if (!sniffImage(input.subarray(0, 16))) throw new ImageRejected('not a JPEG, PNG, WebP or GIF image');
   try {
     const { data, info } = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error', animated: false })
       .rotate()
       .resize({ width: opts.maxSide ?? MAX_SIDE, height: opts.maxSide ?? MAX_SIDE, fit: 'inside', withoutEnlargement: true })
       .flatten({ background: '#ffffff' })
-      .jpeg({ quality: 88, mozjpeg: true })
+      .jpeg({ quality: opts.quality ?? 88, mozjpeg: true, ...(opts.chroma444 ? { chromaSubsampling: '4:4:4' } : {}) })
       .toBuffer({ resolveWithObject: true });
     return { data, width: info.width, height: info.height };
   } catch (err) {

@@ -12,30 +12,22 @@ import { findVisibleVideo } from '../db/repositories/videos.ts';
 import { AppError } from '../errors.ts';
 import { captureFrame, CaptureFailed } from '../media/capture.ts';
 import { probe } from '../media/ffmpeg.ts';
+import { storedVideoKey } from '../services/media-urls.ts';
 
-/** Only this site's video URLs: absolute on this origin, or a path. The key is looked up, never fetched. */
-const VIDEO_URL = /^(?:https?:\/\/[^/?#\\]+)?\/media\/videos\/([a-z0-9-]{1,63}\/[a-z0-9-]{1,81}\.(?:mp4|webm))$/;
 const MAX_CONCURRENT = 2;
 
 const capture: FastifyPluginAsyncTypebox = async (app) => {
   const perIp = new FailureLimiter(60, 60_000);
   let running = 0;
   const publicHost = new URL(app.config.publicUrl).host;
-  const sameSite = (u: URL, host: string | undefined) => {
-    if (u.host === publicHost) return true;
-    try {
-      return host !== undefined && u.host === new URL(`${u.protocol}//${host}`).host;
-    } catch {
-      return false;
-    }
-  };
 
   app.route({
     ...captureScreenshotRoute,
     handler: async (request) => {
       const { video_url: url, timestamp, quality = 85 } = request.body;
-      const key = VIDEO_URL.exec(url)?.[1];
-      if (!key || (/^https?:/.test(url) && !sameSite(new URL(url), request.headers.host))) {
+      // Only this site's video URLs: the key is looked up, never fetched.
+      const key = storedVideoKey(url, [publicHost, request.headers.host]);
+      if (!key) {
         throw AppError.badRequest('Only videos stored on this site can be captured.');
       }
       const row = await app.db.selectFrom('videos').select('id').where('video_key', '=', key).executeTakeFirst();

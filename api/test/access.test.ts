@@ -83,6 +83,13 @@ const TABLE: Row[] = [
     needs: 'public',
     request: () => ({ method: 'POST', url: '/api/process-thumbnail-print-quality', payload: { thumbnail_data: 'data:image/png;base64,AAAA' } }),
   },
+  {
+    method: 'POST',
+    url: '/api/create-product',
+    needs: 'user',
+    request: () => ({ method: 'POST', url: '/api/create-product', payload: { videoUrl: '/media/videos/ab/none.mp4', screenshots: [] } }),
+  },
+  { method: 'GET', url: '/api/product/:productId', needs: 'public', request: () => ({ url: `/api/product/${NO_USER}` }) },
   { method: 'GET', url: '/api/video-info', needs: 'public', request: () => ({ url: `/api/video-info?id=${NO_USER}` }) },
 ];
 

@@ -14,6 +14,7 @@ import {
 import { captureScreenshotRoute } from './capture.ts';
 import { catalogueRoute } from './catalogue.ts';
 import { processPrintQualityRoute, processShirtImageRoute } from './print.ts';
+import { createProductRoute, productRoute } from './products.ts';
 import { channelRoute, profileRoute, recordViewRoute, searchChannelsRoute } from './channels.ts';
 import {
   deleteVideoRoute,
@@ -64,4 +65,6 @@ export const API_ROUTES = [
   captureScreenshotRoute,
   processShirtImageRoute,
   processPrintQualityRoute,
+  createProductRoute,
+  productRoute,
 ] as const;
