@@ -20,8 +20,9 @@ export interface CropRect {
 
 /** The DPI an image of this pixel size gives when printed to fill the area (the smaller of the two axes). */
 export function effectiveDpi(image: Size, areaInches: { widthIn: number; heightIn: number }): number {
-  const fitted = fitInside(image, { width: areaInches.widthIn, height: areaInches.heightIn });
-  return Math.floor(Math.min(image.width / fitted.width, image.height / fitted.height));
+  // Fitted inside the area the image is scaled by min(area / image) on both axes, so its DPI is
+  // the larger of the two pixel-per-inch ratios. The epsilon keeps 4500 px over 15 in at 300, not 299.
+  return Math.floor(Math.max(image.width / areaInches.widthIn, image.height / areaInches.heightIn) + 1e-9);
 }
 
 /** The largest size with the image's aspect ratio that fits inside the box (never stretched). */
