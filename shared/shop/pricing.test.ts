@@ -84,3 +84,19 @@ describe('print quality on every product', () => {
     expect(m.dpi).toBe(Math.floor(Math.min(1920 / 11.5, 1080 / ((1080 / 1920) * 11.5))));
   });
 });
+
+describe('variant ids', () => {
+  it('name a real choice of every product, and nothing else', async () => {
+    const { checkVariant, defaultVariant, parseVariantId, variantId } = await import('./variants.ts');
+    for (const p of products) {
+      const v = defaultVariant(p);
+      expect(checkVariant(p, v), p.sku).toEqual(v);
+      expect(parseVariantId(variantId(v)), p.sku).toEqual(v);
+      expect(checkVariant(p, { ...v, colour: 'Invisible' }), p.sku).toBeNull();
+      expect(checkVariant(p, { ...v, size: 'XXXXL' }), p.sku).toBeNull();
+      if (p.handleColours.length > 0) expect(checkVariant(p, { ...v, handleColour: null }), p.sku).toBeNull();
+      else expect(checkVariant(p, { ...v, handleColour: 'Red' }), p.sku).toBeNull();
+    }
+    expect(parseVariantId('nonsense')).toBeNull();
+  });
+});
