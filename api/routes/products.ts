@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ERROR_CODES } from '../../shared/schemas/common.ts';
-import { CREATE_PRODUCT_BODY_LIMIT, createProductRoute, PRODUCT_MESSAGES, productRoute } from '../../shared/schemas/products.ts';
+import { browseProductsRoute, CREATE_PRODUCT_BODY_LIMIT, createProductRoute, PRODUCT_MESSAGES, productRoute } from '../../shared/schemas/products.ts';
 import { FailureLimiter } from '../auth/rate-limit.ts';
 import { AppError } from '../errors.ts';
 import { toCatalogueReply } from '../services/catalogue.ts';
@@ -34,6 +34,16 @@ const products: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.route({
+    ...browseProductsRoute,
+    handler: async (request, reply) => {
+      const category = request.query.category && request.query.category !== 'all' ? request.query.category : null;
+      const list = app.catalogue.products.filter((p) => !category || p.category === category).map(toCatalogueReply);
+      void reply.header('cache-control', 'no-cache');
+      return { success: true as const, product: null, products: list, category, img_url: null };
+    },
+  });
+
+  app.route({
     ...productRoute,
     handler: async (request, reply) => {
       const product = await findMerchProduct(app.db, request.params.productId);
@@ -47,3 +57,4 @@ const products: FastifyPluginAsyncTypebox = async (app) => {
 };
 
 export default products;
+

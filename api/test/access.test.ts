@@ -89,6 +89,7 @@ const TABLE: Row[] = [
     needs: 'user',
     request: () => ({ method: 'POST', url: '/api/create-product', payload: { videoUrl: '/media/videos/ab/none.mp4', screenshots: [] } }),
   },
+  { method: 'GET', url: '/api/product/browse', needs: 'public', request: () => ({ url: '/api/product/browse?category=mugs' }) },
   { method: 'GET', url: '/api/product/:productId', needs: 'public', request: () => ({ url: `/api/product/${NO_USER}` }) },
   { method: 'GET', url: '/api/video-info', needs: 'public', request: () => ({ url: `/api/video-info?id=${NO_USER}` }) },
 ];

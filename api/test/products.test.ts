@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRODUCT_MESSAGES } from '../../shared/schemas/products.ts';
 import { createSession, SESSION_COOKIE } from '../auth/sessions.ts';
 import { createUser } from '../services/accounts.ts';
+import { readCatalogue } from '../services/catalogue.ts';
 import { ORIGIN } from './browser.ts';
 import type { TestApp } from './harness.ts';
 import { seededApp } from './seeded.ts';
@@ -128,6 +129,21 @@ describe('POST /api/create-product', () => {
   it('needs a signed-in user, whatever the body claims', async () => {
     const res = await create({ videoUrl: video.video_url, screenshots: [await jpegDataUrl(64, 64, '#00ff00')], isAuthenticated: true, userEmail: 'buyer@example.com' }, null);
     expect(res.statusCode).toBe(401);
+  });
+});
+
+describe('GET /api/product/browse', () => {
+  it("lists a category's catalogue products, or all of them, ignoring cache-busting parameters", async () => {
+    const mugs = await t.app.inject({ url: '/api/product/browse?category=mugs&authenticated=true&email=a%40b.c&_=123' });
+    expect(mugs.statusCode, mugs.body).toBe(200);
+    const body = mugs.json();
+    expect(body.category).toBe('mugs');
+    expect(body.products.length).toBeGreaterThan(0);
+    expect(body.products.every((p: { category: string }) => p.category === 'mugs')).toBe(true);
+    const all = (await t.app.inject({ url: '/api/product/browse?category=all' })).json();
+    expect(all.category).toBeNull();
+    expect(all.products.length).toBe((await readCatalogue()).products.length);
+    expect((await t.app.inject({ url: '/api/product/browse?category=boats' })).statusCode).toBe(400);
   });
 });
 

@@ -14,7 +14,7 @@ import {
 import { captureScreenshotRoute } from './capture.ts';
 import { catalogueRoute } from './catalogue.ts';
 import { processPrintQualityRoute, processShirtImageRoute } from './print.ts';
-import { createProductRoute, productRoute } from './products.ts';
+import { browseProductsRoute, createProductRoute, productRoute } from './products.ts';
 import { channelRoute, profileRoute, recordViewRoute, searchChannelsRoute } from './channels.ts';
 import {
   deleteVideoRoute,
@@ -67,4 +67,5 @@ export const API_ROUTES = [
   processPrintQualityRoute,
   createProductRoute,
   productRoute,
+  browseProductsRoute,
 ] as const;

@@ -96,3 +96,33 @@ export const productRoute = defineRoute({
     },
   },
 });
+
+export const browseProductsRoute = defineRoute({
+  method: 'GET',
+  url: '/api/product/browse',
+  access: 'public',
+  schema: {
+    summary:
+      "The catalogue products of a category, for browsing before any screenshot exists. `authenticated` and `email` are the page's hints and are not trusted.",
+    tags: ['shop'],
+    querystring: Type.Object(
+      {
+        category: Type.Optional(Type.Union([Type.Enum([...MERCH_CATEGORIES]), Type.Literal('all'), Type.Literal('')])),
+        authenticated: Type.Optional(Type.String({ maxLength: 10 })),
+        email: Type.Optional(Type.String({ maxLength: 320 })),
+      },
+      // Cache-busting parameters are allowed and ignored.
+      { additionalProperties: true },
+    ),
+    response: {
+      200: Type.Object({
+        success: Type.Literal(true),
+        product: Type.Null(),
+        products: Type.Array(CatalogueProductReply),
+        category: Type.Union([Type.String(), Type.Null()]),
+        img_url: Type.Null(),
+      }),
+      ...errorReplies(400),
+    },
+  },
+});
