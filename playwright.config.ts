@@ -20,6 +20,9 @@ export default defineConfig({
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     trace: 'retain-on-failure',
+    // The service worker would cache the whole build (32 MB of ffmpeg core) in every fresh
+    // context and answer requests before page.route sees them; offline.spec.ts allows it.
+    serviceWorkers: 'block',
     screenshot: 'only-on-failure',
     ...devices['Desktop Chrome'],
     launchOptions: {
@@ -42,6 +45,7 @@ export default defineConfig({
     { name: 'chromium', testIgnore: '**/*.serial.spec.ts' },
     { name: 'uploads', testMatch: '**/upload.serial.spec.ts', dependencies: ['chromium'] },
     { name: 'deletions', testMatch: '**/admin-deletes-creator.serial.spec.ts', dependencies: ['uploads'] },
+    { name: 'capture-accuracy', testMatch: '**/capture-accuracy*.spec.ts', dependencies: ['deletions'] },
   ],
   webServer: {
     command: 'node scripts/e2e-server.mjs',

@@ -1,13 +1,14 @@
 /// <reference types="vitest/config" />
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { serviceWorker } from './scripts/vite-plugin-service-worker.ts';
 
 const apiPort = Number(process.env.API_PORT ?? 3001);
 
 export default defineConfig({
   root: 'web',
   publicDir: '../public',
-  plugins: [react()],
+  plugins: [react(), serviceWorker()],
   build: {
     outDir: '../dist/web',
     emptyOutDir: true,

@@ -2,41 +2,10 @@
  * /test-crop-tool: pick an image, check the print targets, move and resize the crop box, make
  * the print file (feathered, resampled to the print area) and download it.
  */
-import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
-import sharp from 'sharp';
-import { printFileSize, type Size } from '../shared/print.ts';
-import { CROP_TOOL_TITLE, FEATHER_SUCCESS_MESSAGE, INVALID_IMAGE_MESSAGE } from '../web/features/print-tool/printToolMessages.ts';
-
-const THUMBNAIL = path.resolve(import.meta.dirname, '../.cache/test-media/thumbnail.jpg');
-
-const parseSize = (text: string | null): Size => {
-  const match = /(\d+) × (\d+) px/.exec(text ?? '');
-  if (!match) throw new Error(`No pixel size in ${JSON.stringify(text)}`);
-  return { width: Number(match[1]), height: Number(match[2]) };
-};
-const parsePosition = (text: string | null) => {
-  const match = /(\d+), (\d+)/.exec(text ?? '');
-  if (!match) throw new Error(`No position in ${JSON.stringify(text)}`);
-  return { x: Number(match[1]), y: Number(match[2]) };
-};
-
-async function openTool(page: Page) {
-  await page.goto('/test-crop-tool');
-  await page.getByLabel('Choose an image').setInputFiles(THUMBNAIL);
-  await expect(page.getByRole('figure', { name: 'Before' })).toContainText('640 × 360 px');
-  await page.getByRole('button', { name: 'Open Crop Tool' }).click();
-  const dialog = page.getByRole('dialog', { name: CROP_TOOL_TITLE });
-  await expect(dialog).toBeVisible();
-  return dialog;
-}
-
-async function downloadPng(page: Page) {
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download PNG' }).click()]);
-  expect(download.suggestedFilename()).toBe('framemerch-print.png');
-  const file = await download.path();
-  return sharp(file);
-}
+import { expect, test } from '@playwright/test';
+import { printFileSize } from '../shared/print.ts';
+import { FEATHER_SUCCESS_MESSAGE, INVALID_IMAGE_MESSAGE } from '../web/features/print-tool/printToolMessages.ts';
+import { downloadPng, openTool, parsePosition, parseSize } from './support/printTool.ts';
 
 test('a file that is not an image is refused', async ({ page }) => {
   await page.goto('/test-crop-tool');

@@ -4,6 +4,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 // Importing the app starts the session check (app/authStartup.ts), before the first render.
 import { App } from './app/App.tsx';
+import { registerServiceWorker } from './lib/serviceWorker.ts';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
@@ -13,3 +14,6 @@ createRoot(container).render(
     <App />
   </StrictMode>,
 );
+
+// Production builds only: the dev server has no /sw.js, and a cache would hide edits.
+if (import.meta.env.PROD && 'serviceWorker' in navigator) registerServiceWorker();

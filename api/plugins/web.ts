@@ -1,6 +1,7 @@
 /**
  * Serves the built web app from the same process: hashed assets with long cache lifetimes,
- * index.html never cached, and every other GET that is not an API or media path answered
+ * index.html and the service worker (/sw.js, whose scope is the whole site) never cached, and
+ * every other GET that is not an API or media path answered
  * with index.html so the client router takes it (SPA fallback).
  */
 import { existsSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { ERROR_CODES } from '../../shared/schemas/common.ts';
 import { errorBody } from './errors.ts';
 
 const API_PREFIXES = ['/api/', '/media/'];
+const SERVICE_WORKER = 'sw.js';
 
 async function web(app: FastifyInstance, opts: { dist: string | null }) {
   const dist = opts.dist && existsSync(path.join(opts.dist, 'index.html')) ? opts.dist : null;
@@ -24,10 +26,11 @@ async function web(app: FastifyInstance, opts: { dist: string | null }) {
         const rel = path.relative(dist, file);
         const cache = rel.startsWith(`assets${path.sep}`)
           ? 'public, max-age=31536000, immutable'
-          : rel === 'index.html'
+          : rel === 'index.html' || rel === SERVICE_WORKER
             ? 'no-cache'
             : 'public, max-age=300';
         reply.header('cache-control', cache);
+        if (rel === SERVICE_WORKER) reply.header('service-worker-allowed', '/');
       },
     });
     // The static handler refuses a bare folder; the site's root is the app.

@@ -12,6 +12,7 @@ beforeAll(async () => {
   await mkdir(path.join(dist, 'assets'));
   await writeFile(path.join(dist, 'index.html'), '<!doctype html><title>FrameMerch</title><div id="root"></div>');
   await writeFile(path.join(dist, 'assets', 'index-AbC123.js'), script);
+  await writeFile(path.join(dist, 'sw.js'), 'self.addEventListener("fetch", () => {});');
   await writeFile(path.join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   t = await testApp({ config: await testConfig({ WEB_DIST: dist }) });
 });
@@ -38,6 +39,15 @@ describe('serving the web app from the API process', () => {
     expect(res.rawPayload.length).toBeLessThan(script.length / 4);
     const plain = await get('/assets/index-AbC123.js');
     expect(plain.body).toBe(script);
+  });
+
+  it('serves the service worker from the root, never cached, allowed the whole site', async () => {
+    const res = await get('/sw.js');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/javascript/);
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.headers['service-worker-allowed']).toBe('/');
+    expect(res.body).toContain('addEventListener');
   });
 
   it('keeps unknown API and media paths as JSON 404s, not the app', async () => {

@@ -57,6 +57,29 @@ describe('feather', () => {
     expect(alpha(50, 50)).toBe(255);
     expect(alpha(99, 99)).toBeLessThan(10);
   });
+
+  it('gives every pixel the alpha of the distance rule, in images narrower than two radii too', () => {
+    // The rule, pixel by pixel over the whole image: smoothstep of the distance to the nearest edge.
+    const reference = (img: RgbaImage, radius: number) => {
+      for (let y = 0; y < img.height; y++) {
+        for (let x = 0; x < img.width; x++) {
+          const d = Math.min(y + 0.5, img.height - y - 0.5, x + 0.5, img.width - x - 0.5);
+          if (d >= radius) continue;
+          const t = d / radius;
+          const i = (y * img.width + x) * 4 + 3;
+          img.data[i] = Math.round(img.data[i]! * t * t * (3 - 2 * t));
+        }
+      }
+    };
+    for (const [w, h, radius] of [[100, 80, 12], [61, 47, 7.5], [15, 40, 12], [9, 9, 30], [200, 3, 2.2]] as const) {
+      const ours = crop(photo, { x: 10, y: 10, width: w, height: h });
+      for (let i = 3; i < ours.data.length; i += 16) ours.data[i] = 200;
+      const theirs = { ...ours, data: new Uint8ClampedArray(ours.data) };
+      feather(ours, radius);
+      reference(theirs, radius);
+      expect(Buffer.compare(Buffer.from(ours.data.buffer), Buffer.from(theirs.data.buffer)), `${w}x${h} r=${radius}`).toBe(0);
+    }
+  });
 });
 
 describe('resampleLanczos3', () => {

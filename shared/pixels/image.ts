@@ -32,20 +32,33 @@ export function crop(image: RgbaImage, rect: CropRect): RgbaImage {
 
 /**
  * A soft alpha edge: opacity rises from 0 at the border to full at `radius` pixels inside,
- * along a smooth curve. Works in place and returns the image.
+ * along a smooth curve. Works in place and returns the image. Only the border band is visited:
+ * every pixel further in than the radius keeps its alpha.
  */
 export function feather(image: RgbaImage, radius: number): RgbaImage {
   if (radius <= 0) return image;
   const { width, height, data } = image;
+  // Distances to the edge are whole pixels plus a half, so the curve has one value per band step.
+  const band = Math.ceil(radius);
+  const factor = new Float64Array(band);
+  for (let j = 0; j < band; j++) {
+    const t = Math.min(1, (j + 0.5) / radius);
+    factor[j] = t * t * (3 - 2 * t);
+  }
+  const fade = (x: number, y: number, d: number) => {
+    if (d >= band) return;
+    const i = (y * width + x) * 4 + 3;
+    data[i] = Math.round(data[i]! * factor[d]!);
+  };
+  const sideEnd = Math.min(band, width);
+  const sideStart = Math.max(sideEnd, width - band);
   for (let y = 0; y < height; y++) {
-    const dy = Math.min(y + 0.5, height - y - 0.5);
-    for (let x = 0; x < width; x++) {
-      const d = Math.min(dy, x + 0.5, width - x - 0.5);
-      if (d >= radius) continue;
-      const t = d / radius;
-      const k = t * t * (3 - 2 * t);
-      const i = (y * width + x) * 4 + 3;
-      data[i] = Math.round(data[i]! * k);
+    const dy = Math.min(y, height - 1 - y);
+    if (dy < band) {
+      for (let x = 0; x < width; x++) fade(x, y, Math.min(dy, x, width - 1 - x));
+    } else {
+      for (let x = 0; x < sideEnd; x++) fade(x, y, Math.min(x, width - 1 - x));
+      for (let x = sideStart; x < width; x++) fade(x, y, width - 1 - x);
     }
   }
   return image;
@@ -58,102 +71,169 @@ function lanczos3(x: number): number {
   return (3 * Math.sin(px) * Math.sin(px / 3)) / (px * px);
 }
 
+/**
+ * Filter taps for one axis, `n` per output sample: Lanczos-3, widened when shrinking so it also
+ * filters. Every output reads the same number of inputs (windows near an edge are moved inside
+ * and padded with zero weights, and taps whose weight is zero everywhere are dropped), so the
+ * inner loops have no bounds to look up. Enlarging always needs 6.
+ */
 interface Taps {
   start: Int32Array;
-  count: Int32Array;
   weights: Float32Array;
-  stride: number;
+  n: number;
 }
 
-/** Filter taps for one axis: Lanczos-3, widened when shrinking so it also filters. */
 function taps(inSize: number, outSize: number): Taps {
   const scale = outSize / inSize;
   const support = 3 * Math.max(1, 1 / scale);
-  const stride = Math.ceil(support * 2) + 1;
-  const start = new Int32Array(outSize);
-  const count = new Int32Array(outSize);
-  const weights = new Float32Array(outSize * stride);
+  const firsts = new Int32Array(outSize);
+  const windows: Float64Array[] = [];
+  let n = 1;
   for (let o = 0; o < outSize; o++) {
     const centre = (o + 0.5) / scale - 0.5;
-    const first = Math.max(0, Math.ceil(centre - support));
-    const last = Math.min(inSize - 1, Math.floor(centre + support));
+    let first = Math.max(0, Math.ceil(centre - support));
+    let last = Math.min(inSize - 1, Math.floor(centre + support));
+    const weight = (at: number) => lanczos3((at - centre) * Math.min(1, scale));
+    while (last > first && weight(first) === 0) first++;
+    while (last > first && weight(last) === 0) last--;
+    const w = new Float64Array(last - first + 1);
     let sum = 0;
-    const n = last - first + 1;
-    for (let k = 0; k < n; k++) {
-      const w = lanczos3((first + k - centre) * Math.min(1, scale));
-      weights[o * stride + k] = w;
-      sum += w;
-    }
-    for (let k = 0; k < n; k++) weights[o * stride + k] = weights[o * stride + k]! / sum;
-    start[o] = first;
-    count[o] = n;
+    for (let k = 0; k < w.length; k++) sum += w[k] = weight(first + k);
+    for (let k = 0; k < w.length; k++) w[k]! /= sum;
+    firsts[o] = first;
+    windows.push(w);
+    n = Math.max(n, w.length);
   }
-  return { start, count, weights, stride };
+  n = Math.min(n, inSize);
+  const start = new Int32Array(outSize);
+  const weights = new Float32Array(outSize * n);
+  for (let o = 0; o < outSize; o++) {
+    const from = Math.min(firsts[o]!, inSize - n);
+    const shift = firsts[o]! - from;
+    weights.set(windows[o]!, o * n + shift);
+    start[o] = from;
+  }
+  return { start, weights, n };
 }
 
 /**
  * Resamples to exactly width x height with a separable Lanczos-3 filter on premultiplied alpha
  * (so transparent pixels do not bleed their colour into the edge). Callers choose a size with
  * the image's aspect ratio (print.ts printFileSize); this function does not guess one.
+ *
+ * Horizontal pass first, on the source rows, into a float buffer; then the vertical pass. Both
+ * have a six-tap path (every enlargement, which is what a print mostly is) with the weights in
+ * local variables, which the JIT keeps in registers; other sizes take the general loop.
  */
 export function resampleLanczos3(image: RgbaImage, width: number, height: number): RgbaImage {
   const src = image.data;
-  const pre = new Float32Array(image.width * image.height * 4);
+  const inW = image.width;
+  const inH = image.height;
+  const pre = new Float32Array(inW * inH * 4);
   for (let i = 0; i < src.length; i += 4) {
-    const a = src[i + 3]! / 255;
+    const alpha = src[i + 3]!;
+    const a = alpha / 255;
     pre[i] = src[i]! * a;
     pre[i + 1] = src[i + 1]! * a;
     pre[i + 2] = src[i + 2]! * a;
-    pre[i + 3] = src[i + 3]!;
+    pre[i + 3] = alpha;
   }
-  // Horizontal pass into a (width x image.height) float buffer.
-  const h = taps(image.width, width);
-  const mid = new Float32Array(width * image.height * 4);
-  for (let y = 0; y < image.height; y++) {
-    const row = y * image.width * 4;
-    for (let x = 0; x < width; x++) {
-      let r = 0, g = 0, b = 0, a = 0;
-      const s = h.start[x]!;
-      const base = x * h.stride;
-      for (let k = 0; k < h.count[x]!; k++) {
-        const w = h.weights[base + k]!;
-        const i = row + (s + k) * 4;
-        r += pre[i]! * w;
-        g += pre[i + 1]! * w;
-        b += pre[i + 2]! * w;
-        a += pre[i + 3]! * w;
+  const mid = new Float32Array(width * inH * 4);
+  horizontal(pre, inW, inH, mid, taps(inW, width));
+  const out = createImage(width, height);
+  vertical(mid, width, out.data, taps(inH, height));
+  return out;
+}
+
+function horizontal(pre: Float32Array, inW: number, inH: number, mid: Float32Array, h: Taps): void {
+  const { start, weights, n } = h;
+  const outW = start.length;
+  let o = 0;
+  for (let y = 0; y < inH; y++) {
+    const row = y * inW * 4;
+    if (n === 6) {
+      for (let x = 0; x < outW; x++) {
+        const p = row + start[x]! * 4;
+        const wi = x * 6;
+        const w0 = weights[wi]!, w1 = weights[wi + 1]!, w2 = weights[wi + 2]!;
+        const w3 = weights[wi + 3]!, w4 = weights[wi + 4]!, w5 = weights[wi + 5]!;
+        for (let c = 0; c < 4; c++) {
+          const q = p + c;
+          mid[o + c] = pre[q]! * w0 + pre[q + 4]! * w1 + pre[q + 8]! * w2 + pre[q + 12]! * w3 + pre[q + 16]! * w4 + pre[q + 20]! * w5;
+        }
+        o += 4;
       }
-      const o = (y * width + x) * 4;
+      continue;
+    }
+    for (let x = 0, wi = 0; x < outW; x++) {
+      let p = row + start[x]! * 4;
+      let r = 0, g = 0, b = 0, a = 0;
+      for (let k = 0; k < n; k++, wi++, p += 4) {
+        const w = weights[wi]!;
+        r += pre[p]! * w;
+        g += pre[p + 1]! * w;
+        b += pre[p + 2]! * w;
+        a += pre[p + 3]! * w;
+      }
       mid[o] = r;
       mid[o + 1] = g;
       mid[o + 2] = b;
       mid[o + 3] = a;
+      o += 4;
     }
   }
-  // Vertical pass, then back to straight alpha.
-  const v = taps(image.height, height);
-  const out = createImage(width, height);
-  for (let y = 0; y < height; y++) {
-    const s = v.start[y]!;
-    const base = y * v.stride;
-    for (let x = 0; x < width; x++) {
-      let r = 0, g = 0, b = 0, a = 0;
-      for (let k = 0; k < v.count[y]!; k++) {
-        const w = v.weights[base + k]!;
-        const i = ((s + k) * width + x) * 4;
-        r += mid[i]! * w;
-        g += mid[i + 1]! * w;
-        b += mid[i + 2]! * w;
-        a += mid[i + 3]! * w;
+}
+
+/** Writes one pixel from premultiplied sums, back in straight alpha (rounded and clamped by the array). */
+function store(dst: Uint8ClampedArray, d: number, r: number, g: number, b: number, a: number): void {
+  if (a >= 255) {
+    dst[d] = r;
+    dst[d + 1] = g;
+    dst[d + 2] = b;
+    dst[d + 3] = 255;
+  } else if (a > 0) {
+    const k = 255 / a;
+    dst[d] = r * k;
+    dst[d + 1] = g * k;
+    dst[d + 2] = b * k;
+    dst[d + 3] = a;
+  }
+}
+
+function vertical(mid: Float32Array, width: number, dst: Uint8ClampedArray, v: Taps): void {
+  const { start, weights, n } = v;
+  const outH = start.length;
+  const rowLen = width * 4;
+  const rows = new Int32Array(n);
+  for (let y = 0; y < outH; y++) {
+    const line = y * rowLen;
+    const wi = y * n;
+    if (n === 6) {
+      const b0 = start[y]! * rowLen;
+      const b1 = b0 + rowLen, b2 = b1 + rowLen, b3 = b2 + rowLen, b4 = b3 + rowLen, b5 = b4 + rowLen;
+      const w0 = weights[wi]!, w1 = weights[wi + 1]!, w2 = weights[wi + 2]!;
+      const w3 = weights[wi + 3]!, w4 = weights[wi + 4]!, w5 = weights[wi + 5]!;
+      for (let i = 0; i < rowLen; i += 4) {
+        const r = mid[b0 + i]! * w0 + mid[b1 + i]! * w1 + mid[b2 + i]! * w2 + mid[b3 + i]! * w3 + mid[b4 + i]! * w4 + mid[b5 + i]! * w5;
+        const g = mid[b0 + i + 1]! * w0 + mid[b1 + i + 1]! * w1 + mid[b2 + i + 1]! * w2 + mid[b3 + i + 1]! * w3 + mid[b4 + i + 1]! * w4 + mid[b5 + i + 1]! * w5;
+        const b = mid[b0 + i + 2]! * w0 + mid[b1 + i + 2]! * w1 + mid[b2 + i + 2]! * w2 + mid[b3 + i + 2]! * w3 + mid[b4 + i + 2]! * w4 + mid[b5 + i + 2]! * w5;
+        const a = mid[b0 + i + 3]! * w0 + mid[b1 + i + 3]! * w1 + mid[b2 + i + 3]! * w2 + mid[b3 + i + 3]! * w3 + mid[b4 + i + 3]! * w4 + mid[b5 + i + 3]! * w5;
+        store(dst, line + i, r, g, b, a);
       }
-      const o = (y * width + x) * 4;
-      const alpha = Math.min(255, Math.max(0, a));
-      const k = alpha > 0 ? 255 / alpha : 0;
-      out.data[o] = r * k;
-      out.data[o + 1] = g * k;
-      out.data[o + 2] = b * k;
-      out.data[o + 3] = alpha;
+      continue;
+    }
+    for (let k = 0; k < n; k++) rows[k] = (start[y]! + k) * rowLen;
+    for (let i = 0; i < rowLen; i += 4) {
+      let r = 0, g = 0, b = 0, a = 0;
+      for (let k = 0; k < n; k++) {
+        const w = weights[wi + k]!;
+        const p = rows[k]! + i;
+        r += mid[p]! * w;
+        g += mid[p + 1]! * w;
+        b += mid[p + 2]! * w;
+        a += mid[p + 3]! * w;
+      }
+      store(dst, line + i, r, g, b, a);
     }
   }
-  return out;
 }

@@ -17,6 +17,8 @@ const ProfilePage = lazyPage(() => import('../features/channel/ProfilePage.tsx')
 const SearchPage = lazyPage(() => import('../features/channel/SearchPage.tsx'), 'SearchPage');
 const DashboardPage = lazyPage(() => import('../features/studio/DashboardPage.tsx'), 'DashboardPage');
 const TestCropToolPage = lazyPage(() => import('../features/print-tool/TestCropToolPage.tsx'), 'TestCropToolPage');
+const MerchandisePage = lazyPage(() => import('../features/shop/MerchandisePage.tsx'), 'MerchandisePage');
+const ProductPage = lazyPage(() => import('../features/shop/ProductPage.tsx'), 'ProductPage');
 const NotFoundPage = lazyPage(() => import('../features/not-found/NotFoundPage.tsx'), 'NotFoundPage');
 
 export const routes: RouteObject[] = [
@@ -44,6 +46,12 @@ export const routes: RouteObject[] = [
           { path: 'signup', Component: LoginPage },
           { path: 'dev/mail', Component: DevMailPage },
           { path: 'test-crop-tool', Component: TestCropToolPage },
+          { path: 'merchandise', Component: MerchandisePage },
+          // One screen: browsing a category before any screenshot exists, or a merch product.
+          { path: 'product/browse', Component: ProductPage },
+          { path: 'product/:productId', Component: ProductPage },
+          // Checkout is not built yet.
+          { path: 'checkout', Component: ComingSoonPage },
           { path: '*', Component: NotFoundPage },
         ],
       },

@@ -1,12 +1,14 @@
 /** What the print worker offers, for the page that drives it (web/lib/printWorker.ts). */
-import type { PrintOptions } from './pipeline.ts';
+import type { PrintOptions, StageTimings } from './pipeline.ts';
 
-export type { PrintOptions };
+export type { PrintOptions, StageTimings };
 
 export interface PrintResult {
   blob: Blob;
   width: number;
   height: number;
+  /** Milliseconds per stage inside the worker (decode, crop, feather, resample, encode). */
+  timings?: StageTimings;
 }
 
 export interface PrintWorkerApi {

@@ -14,12 +14,28 @@ export interface PrintOptions {
   dpi?: number;
 }
 
-export function runPrintPipeline(image: RgbaImage, opts: PrintOptions): RgbaImage {
-  let out = opts.crop ? crop(image, opts.crop) : image;
-  if (opts.featherRadius > 0) out = feather(out === image ? { ...out, data: new Uint8ClampedArray(out.data) } : out, opts.featherRadius);
+export type Stage = 'decode' | 'crop' | 'feather' | 'resample' | 'encode';
+export type StageTimings = Partial<Record<Stage, number>>;
+
+/** Runs one stage and adds its duration to `timings` (when given). */
+export function timed<T>(timings: StageTimings | undefined, stage: Stage, run: () => T): T {
+  if (!timings) return run();
+  const start = performance.now();
+  const result = run();
+  timings[stage] = (timings[stage] ?? 0) + performance.now() - start;
+  return result;
+}
+
+export function runPrintPipeline(image: RgbaImage, opts: PrintOptions, timings?: StageTimings): RgbaImage {
+  let out = opts.crop ? timed(timings, 'crop', () => crop(image, opts.crop!)) : image;
+  if (opts.featherRadius > 0) {
+    const own = out === image ? { ...out, data: new Uint8ClampedArray(out.data) } : out;
+    out = timed(timings, 'feather', () => feather(own, opts.featherRadius));
+  }
   if (opts.printArea) {
     const size = printFileSize(out, opts.printArea, opts.dpi ?? PRINT_DPI);
-    out = resampleLanczos3(out, size.width, size.height);
+    const source = out;
+    out = timed(timings, 'resample', () => resampleLanczos3(source, size.width, size.height));
   }
   return out;
 }

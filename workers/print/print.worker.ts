@@ -5,7 +5,7 @@
 import * as Comlink from 'comlink';
 import type { RgbaImage } from '../../shared/pixels/image.ts';
 import type { PrintResult, PrintWorkerApi } from './api.ts';
-import { runPrintPipeline } from './pipeline.ts';
+import { runPrintPipeline, type StageTimings } from './pipeline.ts';
 
 async function decode(blob: Blob): Promise<RgbaImage> {
   const bitmap = await createImageBitmap(blob, { imageOrientation: 'from-image', premultiplyAlpha: 'none', colorSpaceConversion: 'none' });
@@ -26,8 +26,15 @@ async function encode(image: RgbaImage, type: 'image/png' | 'image/jpeg', qualit
 
 const api: PrintWorkerApi = {
   async prepare(input, options): Promise<PrintResult> {
-    const out = runPrintPipeline(await decode(input), options);
-    return { blob: await encode(out, 'image/png'), width: out.width, height: out.height };
+    const timings: StageTimings = {};
+    let start = performance.now();
+    const source = await decode(input);
+    timings.decode = performance.now() - start;
+    const out = runPrintPipeline(source, options, timings);
+    start = performance.now();
+    const blob = await encode(out, 'image/png');
+    timings.encode = performance.now() - start;
+    return { blob, width: out.width, height: out.height, timings };
   },
   async crop(input, rect, type = 'image/jpeg'): Promise<PrintResult> {
     const out = runPrintPipeline(await decode(input), { crop: rect, featherRadius: 0, printArea: null });

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { CartButton } from '../../components/cart/CartButton.tsx';
 import { Icon } from '../../components/Icon.tsx';
 import { useAuth } from '../../lib/useAuth.ts';
 import { useBrowse } from '../../lib/useBrowse.ts';
@@ -45,6 +46,7 @@ export function Navbar() {
         <button type="button" className="icon-button navbar__search-open" aria-label="Open search" onClick={() => setSearchOpen(true)}>
           <Icon name="search" />
         </button>
+        <CartButton />
         {!signInPending && (
           <Link to="/upload" className="icon-button" aria-label="Upload">
             <Icon name="upload" />

@@ -4,8 +4,7 @@ import { StatusMessage } from '../../components/StatusMessage.tsx';
 import { useDocumentTitle } from '../../lib/useDocumentTitle.ts';
 import { useRecordView } from './useRecordView.ts';
 import { useVideo, type VideoDetail } from './useVideo.ts';
-import { VideoInfo } from './VideoInfo.tsx';
-import { VideoPlayer } from './VideoPlayer.tsx';
+import { CaptureWorkspace } from './CaptureWorkspace.tsx';
 import './VideoPage.css';
 
 /** /video/:categoryId/:videoId. The category in the path is only for the address; the id decides. */
@@ -45,16 +44,5 @@ function VideoView({ videoId }: { videoId: string }) {
 /** A loaded video; mounted once per video, so its view is counted once. */
 function VideoReady({ video }: { video: VideoDetail }) {
   const views = useRecordView(video.id);
-  return (
-    <article className="video-page">
-      {video.video_url ? (
-        <VideoPlayer key={video.id} src={video.video_url} poster={video.poster_url ?? video.thumbnail_url} title={video.title} />
-      ) : (
-        <div className="video-page__missing">
-          <StatusMessage kind="error" title="Video URL is missing." />
-        </div>
-      )}
-      <VideoInfo video={views === null ? video : { ...video, view_count: views }} />
-    </article>
-  );
+  return <CaptureWorkspace video={video} viewCount={views} />;
 }

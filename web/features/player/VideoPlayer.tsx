@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode, type Ref } from 'react';
 import { Icon } from '../../components/Icon.tsx';
 import { describeMediaError } from './describeMediaError.ts';
 import './VideoPlayer.css';
@@ -7,10 +7,16 @@ interface VideoPlayerProps {
   src: string;
   poster: string | null;
   title: string;
+  /** The <video> element, for capturing its frames. */
+  videoRef?: Ref<HTMLVideoElement>;
+  /** The video's own pixel size once known; null again if the video fails. */
+  onVideoSize?: (size: { width: number; height: number } | null) => void;
+  /** Drawn over the picture (the crop box). */
+  children?: ReactNode;
 }
 
 /** The <video> in a 16:9 frame; if the browser cannot play it, a Video Error panel takes its place. */
-export function VideoPlayer({ src, poster, title }: VideoPlayerProps) {
+export function VideoPlayer({ src, poster, title, videoRef, onVideoSize, children }: VideoPlayerProps) {
   const [failure, setFailure] = useState<string | null>(null);
   const [attempt, setAttempt] = useState(0);
 
@@ -19,6 +25,7 @@ export function VideoPlayer({ src, poster, title }: VideoPlayerProps) {
       {failure === null ? (
         <video
           key={attempt}
+          ref={videoRef}
           className="player__video"
           controls
           playsInline
@@ -26,7 +33,11 @@ export function VideoPlayer({ src, poster, title }: VideoPlayerProps) {
           poster={poster ?? undefined}
           src={src}
           aria-label={title}
-          onError={(event) => setFailure(describeMediaError(event.currentTarget.error?.code))}
+          onLoadedMetadata={(event) => onVideoSize?.({ width: event.currentTarget.videoWidth, height: event.currentTarget.videoHeight })}
+          onError={(event) => {
+            onVideoSize?.(null);
+            setFailure(describeMediaError(event.currentTarget.error?.code));
+          }}
         />
       ) : (
         <div className="player__error" role="alert">
@@ -45,6 +56,7 @@ export function VideoPlayer({ src, poster, title }: VideoPlayerProps) {
           </button>
         </div>
       )}
+      {failure === null && children}
     </div>
   );
 }

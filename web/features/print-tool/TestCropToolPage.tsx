@@ -2,13 +2,11 @@ import { lazy, Suspense, useRef, useState, type ChangeEvent, type ReactNode } fr
 import { useDocumentTitle } from '../../lib/useDocumentTitle.ts';
 import type { CropToolResult } from './CropToolModal.tsx';
 import { formatPixelSize } from './cropGeometry.ts';
-import { FEATHER_SUCCESS_MESSAGE, INVALID_IMAGE_MESSAGE } from './printToolMessages.ts';
+import { FEATHER_SUCCESS_MESSAGE, INVALID_IMAGE_MESSAGE, PRINT_DOWNLOAD_NAME } from './printToolMessages.ts';
 import { useImageSlot, type ShownImage } from './useImageSlot.ts';
 import './TestCropToolPage.css';
 
 const CropToolModal = lazy(async () => ({ default: (await import('./CropToolModal.tsx')).CropToolModal }));
-
-export const PRINT_DOWNLOAD_NAME = 'framemerch-print.png';
 
 /** /test-crop-tool: pick an image, crop it or make its print file, compare and download the PNG. */
 export function TestCropToolPage() {

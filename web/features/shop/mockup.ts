@@ -35,7 +35,18 @@ export interface MockupInput {
   colour: string;
   handleColour: string | null;
   area: Area;
-  image: CanvasImageSource & Size;
+  /** The screenshot; null draws the print area as a dashed box (browsing before any screenshot exists). */
+  image: (CanvasImageSource & Size) | null;
+}
+
+/** The print area on the outline when there is no image to place in it. */
+function drawEmptyArea(ctx: CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D, input: MockupInput): void {
+  const { printRect } = mockupLayout(input.shape, input.area, { width: input.area.widthIn, height: input.area.heightIn });
+  ctx.setLineDash([8, 6]);
+  ctx.lineWidth = 2;
+  ctx.strokeStyle = 'rgba(109, 40, 217, 0.8)';
+  ctx.strokeRect(printRect.x, printRect.y, printRect.width, printRect.height);
+  ctx.setLineDash([]);
 }
 
 export function drawMockup(ctx: CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D, input: MockupInput): void {
@@ -52,6 +63,7 @@ export function drawMockup(ctx: CanvasRenderingContext2D | OffscreenCanvasRender
     ctx.lineWidth = input.shape === 'mug' ? 10 : 2;
     ctx.stroke(new Path2D(drawing.details));
   }
+  if (!input.image) return drawEmptyArea(ctx, input);
   const { imageRect } = mockupLayout(input.shape, input.area, input.image);
   ctx.imageSmoothingQuality = 'high';
   ctx.drawImage(input.image, imageRect.x, imageRect.y, imageRect.width, imageRect.height);

@@ -1,20 +1,33 @@
 /**
- * The capture chain: the frame on screen from the <video> element through a canvas. The
- * ffmpeg.wasm, server and thumbnail steps follow in this module.
+ * The capture chain: the frame on screen, from the first of these that works:
+ *   1. canvas: drawn from the <video> itself (fast; fails on a tainted canvas or a video the
+ *      browser cannot decode);
+ *   2. wasm: ffmpeg.wasm decodes the same frame from the video's bytes in a worker (loaded only
+ *      when needed);
+ *   3. server: POST /api/capture-screenshot, for at most 30 s;
+ *   4. thumbnail: the video's thumbnail.
+ * Every step targets the frame that was on screen when the capture began.
  */
-import { CANVAS_JPEG_QUALITY } from '../../../shared/constants.ts';
-import type { CapturedFrame, CaptureRequest } from './types.ts';
+import { encodePresentedFrame } from './canvasCapture.ts';
+import { presentedFrame } from './presentedFrame.ts';
+import { runChain, type CaptureStep } from './runChain.ts';
+import { captureOnServer } from './serverCapture.ts';
+import { fetchThumbnail } from './thumbnailCapture.ts';
+import type { CapturedFrame, CaptureRequest, CaptureSource } from './types.ts';
 
 export type { CapturedFrame, CaptureRequest, CaptureSource } from './types.ts';
 
 export async function captureFrame(req: CaptureRequest): Promise<CapturedFrame> {
-  const { video } = req;
-  if (video.readyState < HTMLMediaElement.HAVE_CURRENT_DATA || video.videoWidth === 0) throw new Error('The video has no frame to capture yet');
-  const canvas = document.createElement('canvas');
-  canvas.width = video.videoWidth;
-  canvas.height = video.videoHeight;
-  canvas.getContext('2d')!.drawImage(video, 0, 0, canvas.width, canvas.height);
-  const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/jpeg', CANVAS_JPEG_QUALITY));
-  if (!blob) throw new Error('The canvas could not encode the frame');
-  return { blob, width: canvas.width, height: canvas.height, timestamp: video.currentTime, source: 'canvas' };
+  const { video, videoUrl, thumbnailUrl, force, signal } = req;
+  const frame = await presentedFrame(video, !force || force === 'canvas', signal);
+  const steps: Record<CaptureSource, CaptureStep> = {
+    // Drawn only when the chain starts here (a forced later step never comes back to it).
+    canvas: () => encodePresentedFrame(frame),
+    wasm: async () => (await import('./wasmCapture.ts')).captureWithWasm(videoUrl, frame, signal),
+    server: () => captureOnServer(videoUrl, frame, signal),
+    thumbnail: () => fetchThumbnail(thumbnailUrl, frame.time, signal),
+  };
+  return runChain(steps, force, signal, ({ source, error }) => {
+    if ((error as { name?: unknown })?.name !== 'AbortError') console.warn(`Screenshot: the ${source} step failed`, error);
+  });
 }

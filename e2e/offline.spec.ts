@@ -1,0 +1,137 @@
+/**
+ * Offline: after one visit online, the service worker has cached the whole app (the shell at
+ * install, the ffmpeg core after it), and with the network gone the app still opens at its own
+ * addresses and still makes print files and captures frames in the browser.
+ */
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { printFileSize } from '../shared/print.ts';
+import type { ReplyOf } from '../shared/schemas/route.ts';
+import type { feedRoute, videoRoute } from '../shared/schemas/videos.ts';
+import { FEATHER_SUCCESS_MESSAGE } from '../web/features/print-tool/printToolMessages.ts';
+import type { OfflineStatus } from '../web/sw/sw.ts';
+import { downloadPng, openTool, parseSize } from './support/printTool.ts';
+
+test.use({ serviceWorkers: 'allow' });
+// The first visit downloads the whole build, the 32 MB ffmpeg core included.
+test.setTimeout(120_000);
+
+/** What the service worker controlling the page says of its caches; null while none controls it. */
+function offlineStatus(page: Page): Promise<OfflineStatus | null> {
+  return page.evaluate(
+    () =>
+      new Promise<OfflineStatus | null>((resolve, reject) => {
+        const worker = navigator.serviceWorker.controller;
+        if (!worker) return resolve(null);
+        const channel = new MessageChannel();
+        channel.port1.onmessage = (event) => resolve(event.data as OfflineStatus);
+        worker.postMessage({ type: 'status' }, [channel.port2]);
+        setTimeout(() => reject(new Error('The service worker did not answer')), 5_000);
+      }),
+  );
+}
+
+async function untilOfflineReady(page: Page): Promise<OfflineStatus> {
+  await expect.poll(async () => (await offlineStatus(page))?.ready ?? false, { timeout: 90_000, intervals: [250, 500, 1000] }).toBe(true);
+  const status = (await offlineStatus(page))!;
+  // The shell holds the page, its scripts and the print worker; the second phase the ffmpeg core.
+  expect(status.shell.cached).toBe(status.shell.total);
+  expect(status.deferred.cached).toBe(status.deferred.total);
+  expect(status.deferred.total).toBeGreaterThan(0);
+  return status;
+}
+
+async function goOffline(page: Page, context: BrowserContext) {
+  await context.setOffline(true);
+  const health = await page.evaluate(() => fetch('/api/health', { cache: 'no-store' }).then((r) => `answered ${r.status}`, () => 'unreachable'));
+  expect(health).toBe('unreachable');
+}
+
+test('the crop tool opens and makes a 300 DPI print file with no network', async ({ page, context }) => {
+  await page.goto('/test-crop-tool');
+  await untilOfflineReady(page);
+  await goOffline(page, context);
+
+  const reloaded = await page.reload();
+  expect(reloaded?.fromServiceWorker()).toBe(true);
+  const dialog = await openTool(page);
+  await dialog.getByLabel('Print area').selectOption({ label: 'T-Shirt 12x16 in' });
+  const crop = parseSize(await dialog.getByRole('status', { name: 'Crop size' }).textContent());
+  const expected = printFileSize(crop, { widthIn: 12, heightIn: 16 }, 300);
+  await dialog.getByRole('button', { name: 'Apply Feather & Generate Print Quality' }).click();
+  await expect(page.getByText(FEATHER_SUCCESS_MESSAGE)).toBeVisible({ timeout: 25_000 });
+  await expect(page.getByRole('figure', { name: 'After' })).toContainText(`${expected.width} × ${expected.height} px`);
+
+  const png = await downloadPng(page);
+  const meta = await png.metadata();
+  expect({ format: meta.format, width: meta.width, height: meta.height, hasAlpha: meta.hasAlpha }).toEqual({ format: 'png', ...expected, hasAlpha: true });
+  const { data, info } = await png.ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const alphaAt = (x: number, y: number) => data[(y * info.width + x) * info.channels + 3];
+  expect(alphaAt(0, 0)).toBeLessThan(16);
+  expect(alphaAt(info.width >> 1, info.height >> 1)).toBe(255);
+});
+
+test('another address of the app opens offline from the cached page', async ({ page, context }) => {
+  await page.goto('/test-crop-tool');
+  await untilOfflineReady(page);
+  await goOffline(page, context);
+  const response = await page.goto('/privacy-policy');
+  expect(response?.fromServiceWorker()).toBe(true);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+});
+
+test('a frame of a video that has loaded is captured with no network', async ({ page, context, request }) => {
+  const feed = (await (await request.get('/api/videos?limit=50')).json()) as ReplyOf<typeof feedRoute>;
+  let target: ReplyOf<typeof videoRoute>['video'] | null = null;
+  for (const card of feed.videos) {
+    const { video } = (await (await request.get(`/api/videos/${card.id}`)).json()) as ReplyOf<typeof videoRoute>;
+    if (video.video_url && video.thumbnail_url) {
+      target = video;
+      break;
+    }
+  }
+  if (!target) throw new Error('The seed has no capturable video');
+  await page.goto(`/video/${target.category_id}/${target.id}`);
+  await expect(page.getByRole('heading', { level: 1, name: target.title })).toBeVisible();
+  await untilOfflineReady(page);
+  // The frame to capture is on screen and decoded before the network goes.
+  await page.locator('video').evaluate(async (video: HTMLVideoElement) => {
+    video.pause();
+    await new Promise<void>((resolve) => {
+      video.addEventListener('seeked', () => resolve(), { once: true });
+      video.currentTime = Math.min(1, video.duration / 2);
+    });
+  });
+  await goOffline(page, context);
+
+  const screenshots = page.getByRole('list', { name: 'Screenshots' });
+  await expect(screenshots.getByRole('img', { name: 'Screenshot 1', exact: true })).toHaveAttribute('data-source', 'thumbnail');
+  await page.getByRole('button', { name: 'Select Screenshot', exact: true }).click();
+  const captured = screenshots.getByRole('img', { name: 'Screenshot 2', exact: true });
+  await expect(captured).toBeVisible({ timeout: 30_000 });
+  // Made in the browser (the server is out of reach), from the frame, not the thumbnail.
+  await expect(captured).toHaveAttribute('data-source', /^(canvas|wasm)$/);
+  await expect(captured).toHaveJSProperty('complete', true);
+  expect(await captured.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+});
+
+test('media is left to the network: Range requests still get partial content', async ({ page, request }) => {
+  const feed = (await (await request.get('/api/videos?limit=50')).json()) as ReplyOf<typeof feedRoute>;
+  let videoUrl: string | null = null;
+  for (const card of feed.videos) {
+    const { video } = (await (await request.get(`/api/videos/${card.id}`)).json()) as ReplyOf<typeof videoRoute>;
+    if (video.video_url) {
+      videoUrl = video.video_url;
+      break;
+    }
+  }
+  expect(videoUrl, 'the seed has a video file').not.toBeNull();
+  await page.goto('/test-crop-tool');
+  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+  const reply = await page.evaluate(async (url) => {
+    const r = await fetch(url, { headers: { range: 'bytes=0-99' } });
+    return { status: r.status, range: r.headers.get('content-range'), bytes: (await r.arrayBuffer()).byteLength };
+  }, videoUrl!);
+  expect(reply.status).toBe(206);
+  expect(reply.range).toMatch(/^bytes 0-99\/\d+$/);
+  expect(reply.bytes).toBe(100);
+});

@@ -1,0 +1,39 @@
+/** The Simple Print Crop Tool (/test-crop-tool) as the specs drive it. */
+import path from 'node:path';
+import { expect, type Page } from '@playwright/test';
+import sharp from 'sharp';
+import type { Size } from '../../shared/print.ts';
+import { CROP_TOOL_TITLE } from '../../web/features/print-tool/printToolMessages.ts';
+
+export const THUMBNAIL = path.resolve(import.meta.dirname, '../../.cache/test-media/thumbnail.jpg');
+
+export const parseSize = (text: string | null): Size => {
+  const match = /(\d+) × (\d+) px/.exec(text ?? '');
+  if (!match) throw new Error(`No pixel size in ${JSON.stringify(text)}`);
+  return { width: Number(match[1]), height: Number(match[2]) };
+};
+
+export const parsePosition = (text: string | null) => {
+  const match = /(\d+), (\d+)/.exec(text ?? '');
+  if (!match) throw new Error(`No position in ${JSON.stringify(text)}`);
+  return { x: Number(match[1]), y: Number(match[2]) };
+};
+
+/** Opens /test-crop-tool, picks the test thumbnail and opens the crop tool; returns the dialog. */
+export async function openTool(page: Page) {
+  await page.goto('/test-crop-tool');
+  await page.getByLabel('Choose an image').setInputFiles(THUMBNAIL);
+  await expect(page.getByRole('figure', { name: 'Before' })).toContainText('640 × 360 px');
+  await page.getByRole('button', { name: 'Open Crop Tool' }).click();
+  const dialog = page.getByRole('dialog', { name: CROP_TOOL_TITLE });
+  await expect(dialog).toBeVisible();
+  return dialog;
+}
+
+/** Clicks Download PNG and opens the file with sharp. */
+export async function downloadPng(page: Page) {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download PNG' }).click()]);
+  expect(download.suggestedFilename()).toBe('framemerch-print.png');
+  const file = await download.path();
+  return sharp(file);
+}

@@ -1,0 +1,199 @@
+/**
+ * Print-file speed: the browser's print worker (workers/print, driven through the app's own
+ * bridge web/lib/printWorker.ts in headless chromium) against sharp in Node, on the same 1920x1080
+ * video frame: crop 810x1080 (3:4, full height), resample to a 12x16 in print at 300 DPI (3600x4800), PNG out.
+ * The worker also feathers the edge, as the app does. Prints the median of several runs, each
+ * stage's share, and the longest main-thread task seen while the worker ran.
+ *
+ *   npm run bench:print
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { chromium } from '@playwright/test';
+import sharp from 'sharp';
+import { build } from 'vite';
+import { findMediaTools, runFfmpeg } from '../api/media/ffmpeg.ts';
+import { PRINT_DPI, printFileSize, type CropRect } from '../shared/print.ts';
+import { FEATHER_RADIUS } from '../shared/schemas/print.ts';
+import type { PrintOptions } from '../workers/print/api.ts';
+import type { BenchRun } from './bench-print/benchPrintPage.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const BENCH_DIR = path.join(ROOT, '.cache/bench');
+const PAGE_DIR = path.join(BENCH_DIR, 'print-web');
+const FRAME = path.join(BENCH_DIR, 'frame-1920x1080.jpg');
+const RUNS = 5;
+// The tallest 3:4 crop a 1080p frame holds, which a 12x16 in print fills exactly.
+const CROP: CropRect = { x: 555, y: 0, width: 810, height: 1080 };
+const AREA = { widthIn: 12, heightIn: 16 };
+const MAX_TASK_MS = 50;
+const MIN_PSNR_DB = 35;
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const ms = (n: number) => `${n.toFixed(0).padStart(6)} ms`;
+
+async function frame(): Promise<Buffer> {
+  if (!existsSync(FRAME)) {
+    await mkdir(BENCH_DIR, { recursive: true });
+    const { ffmpeg } = await findMediaTools({ ffmpegPath: process.env.FFMPEG_PATH ?? null, ffprobePath: null });
+    // A test pattern with a little grain, as a camera frame has: flat colour compresses far
+    // better in PNG than a real frame would.
+    await runFfmpeg(ffmpeg, ['-y', '-f', 'lavfi', '-i', 'testsrc2=size=1920x1080', '-vf', 'noise=alls=12:allf=t', '-frames:v', '1', '-q:v', '2', FRAME]);
+  }
+  return readFile(FRAME);
+}
+
+async function buildPage(): Promise<void> {
+  await build({
+    configFile: false,
+    root: path.join(ROOT, 'scripts/bench-print'),
+    base: '/',
+    logLevel: 'warn',
+    publicDir: false,
+    worker: { format: 'es' },
+    build: { outDir: PAGE_DIR, emptyOutDir: true },
+  });
+}
+
+function serve(input: Buffer, onResult: (png: Buffer) => void): Promise<Server> {
+  const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm' };
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname === '/input.jpg') {
+      res.writeHead(200, { 'content-type': 'image/jpeg' }).end(input);
+      return;
+    }
+    if (url.pathname === '/result' && req.method === 'POST') {
+      const parts: Buffer[] = [];
+      req.on('data', (d: Buffer) => parts.push(d));
+      req.on('end', () => {
+        onResult(Buffer.concat(parts));
+        res.writeHead(204).end();
+      });
+      return;
+    }
+    const file = path.join(PAGE_DIR, url.pathname === '/' ? 'index.html' : path.normalize(url.pathname));
+    if (!file.startsWith(PAGE_DIR) || !existsSync(file)) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+async function sharpOnce(input: Buffer, size: { width: number; height: number }): Promise<{ total: number; decodeCrop: number; resize: number; encode: number; png: Buffer }> {
+  let t = performance.now();
+  const total0 = t;
+  const png = await sharp(input).extract({ left: CROP.x, top: CROP.y, width: CROP.width, height: CROP.height }).resize(size.width, size.height, { kernel: 'lanczos3', fit: 'fill' }).png().toBuffer();
+  const total = performance.now() - total0;
+  // The same work split into stages (raw pixels between them), for the breakdown.
+  t = performance.now();
+  const cropped = await sharp(input).extract({ left: CROP.x, top: CROP.y, width: CROP.width, height: CROP.height }).raw().toBuffer({ resolveWithObject: true });
+  const decodeCrop = performance.now() - t;
+  t = performance.now();
+  const raw = { width: cropped.info.width, height: cropped.info.height, channels: cropped.info.channels };
+  const resized = await sharp(cropped.data, { raw }).resize(size.width, size.height, { kernel: 'lanczos3', fit: 'fill' }).raw().toBuffer({ resolveWithObject: true });
+  const resize = performance.now() - t;
+  t = performance.now();
+  await sharp(resized.data, { raw: { width: resized.info.width, height: resized.info.height, channels: resized.info.channels } }).png().toBuffer();
+  const encode = performance.now() - t;
+  return { total, decodeCrop, resize, encode, png };
+}
+
+/** PSNR of the colour channels inside `margin` pixels from every edge (the feathered band excluded). */
+async function interiorPsnr(a: Buffer, b: Buffer, margin: number): Promise<number> {
+  const [x, y] = await Promise.all([a, b].map((png) => sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true })));
+  const { width, height } = x!.info;
+  if (y!.info.width !== width || y!.info.height !== height) throw new Error('The two print files differ in size');
+  let sum = 0;
+  let n = 0;
+  for (let row = margin; row < height - margin; row++) {
+    for (let col = margin; col < width - margin; col++) {
+      const i = (row * width + col) * 4;
+      for (let c = 0; c < 3; c++) {
+        const d = x!.data[i + c]! - y!.data[i + c]!;
+        sum += d * d;
+      }
+      n += 3;
+    }
+  }
+  return sum === 0 ? 99 : 10 * Math.log10((255 * 255) / (sum / n));
+}
+
+async function main() {
+  const input = await frame();
+  const meta = await sharp(input).metadata();
+  if (meta.width !== 1920 || meta.height !== 1080) throw new Error(`The bench frame is ${meta.width}x${meta.height}, not 1920x1080`);
+  const size = printFileSize(CROP, AREA, PRINT_DPI);
+  console.log('Building the bench page...');
+  await buildPage();
+
+  let workerPng: Buffer | null = null;
+  const server = await serve(input, (png) => (workerPng = png));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const executablePath = process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
+  const browser = await chromium.launch({
+    executablePath,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const options: PrintOptions = { crop: CROP, featherRadius: FEATHER_RADIUS, printArea: AREA, dpi: PRINT_DPI };
+  try {
+    const page = await browser.newPage();
+    await page.goto(`${base}/`);
+    await page.locator('#state', { hasText: 'ready' }).waitFor();
+    const run = (post: boolean) => page.evaluate(([o, r]) => window.benchPrint('/input.jpg', o, r), [options, post ? '/result' : null] as const) as Promise<BenchRun>;
+    const first = await run(false);
+    const runs: BenchRun[] = [];
+    for (let i = 0; i < RUNS; i++) runs.push(await run(i === RUNS - 1));
+    for (const r of [first, ...runs]) {
+      if (r.width !== size.width || r.height !== size.height) throw new Error(`The worker made ${r.width}x${r.height}, not ${size.width}x${size.height}`);
+    }
+
+    await sharpOnce(input, size); // warm-up: libvips loads its codecs on first use
+    const sharpRuns = [];
+    for (let i = 0; i < RUNS; i++) sharpRuns.push(await sharpOnce(input, size));
+
+    if (!workerPng) throw new Error('The worker result never reached the bench');
+    const margin = Math.ceil(((FEATHER_RADIUS + 3) * size.width) / CROP.width);
+    const psnr = await interiorPsnr(workerPng, sharpRuns[0]!.png, margin);
+
+    const worker = median(runs.map((r) => r.totalMs));
+    const sharpMs = median(sharpRuns.map((r) => r.total));
+    const stage = (k: keyof BenchRun['timings']) => median(runs.map((r) => r.timings[k] ?? 0));
+    const longest = Math.max(first.longestTaskMs, ...runs.map((r) => r.longestTaskMs));
+    const stages = ['decode', 'crop', 'feather', 'resample', 'encode'] as const;
+    const inWorker = stages.reduce((s, k) => s + stage(k), 0);
+
+    console.log(`input: 1920x1080 JPEG (${(input.length / 1024).toFixed(0)} KB); crop ${CROP.width}x${CROP.height} at ${CROP.x},${CROP.y}; print ${AREA.widthIn}x${AREA.heightIn} in at ${PRINT_DPI} DPI -> ${size.width}x${size.height}`);
+    console.log(`print worker (chromium ${browser.version()}, median of ${RUNS}; first run ${first.totalMs.toFixed(0)} ms with worker start):`);
+    for (const k of stages) console.log(`  ${k.padEnd(10)} ${ms(stage(k))}   first run ${ms(first.timings[k] ?? 0)}`);
+    console.log(`  ${'handoff'.padEnd(10)} ${ms(worker - inWorker)}  (page <-> worker, messages and blob)`);
+    console.log(`  ${'total'.padEnd(10)} ${ms(worker)}  PNG ${(median(runs.map((r) => r.bytes)) / 1024 / 1024).toFixed(1)} MB`);
+    console.log(`sharp ${sharp.versions.sharp} / libvips ${sharp.versions.vips} (${sharp.concurrency()} threads, median of ${RUNS}):`);
+    console.log(`  ${'decode+crop'.padEnd(10)} ${ms(median(sharpRuns.map((r) => r.decodeCrop)))}`);
+    console.log(`  ${'resize'.padEnd(10)} ${ms(median(sharpRuns.map((r) => r.resize)))}`);
+    console.log(`  ${'encode'.padEnd(10)} ${ms(median(sharpRuns.map((r) => r.encode)))}`);
+    console.log(`  ${'total'.padEnd(10)} ${ms(sharpMs)}  (one pipeline; the stages above are separate runs) PNG ${(sharpRuns[0]!.png.length / 1024 / 1024).toFixed(1)} MB`);
+    console.log(`same picture: worker vs sharp ${psnr.toFixed(1)} dB PSNR inside the feathered band (needs >= ${MIN_PSNR_DB} dB)`);
+    const ratioOk = worker <= 2 * sharpMs;
+    const taskOk = longest <= MAX_TASK_MS;
+    console.log(`target worker <= 2x sharp: ${(worker / sharpMs).toFixed(2)}x -> ${ratioOk ? 'met' : 'NOT met'}`);
+    console.log(`target no main-thread task > ${MAX_TASK_MS} ms: longest ${longest.toFixed(0)} ms (${Math.max(first.longTasks, ...runs.map((r) => r.longTasks))} long tasks in a run) -> ${taskOk ? 'met' : 'NOT met'}`);
+    if (psnr < MIN_PSNR_DB) {
+      console.error('The worker print file does not match sharp closely enough; the timings do not count.');
+      process.exitCode = 1;
+    }
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,196 @@
+import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState } from 'react';
+import type { CropRect, Size } from '../../../shared/print.ts';
+import { StatusMessage } from '../../components/StatusMessage.tsx';
+import { Toast } from '../../components/Toast.tsx';
+import { usePendingMerch } from '../../lib/pendingMerch.ts';
+import type { PendingScreenshot } from '../../lib/pendingMerchRecord.ts';
+import type { CropToolResult } from '../print-tool/CropToolModal.tsx';
+import { formatPixelSize } from '../print-tool/cropGeometry.ts';
+import type { ImageResult } from '../print-tool/printProcessing.ts';
+import { FEATHER_SUCCESS_MESSAGE, PRINT_DOWNLOAD_NAME } from '../print-tool/printToolMessages.ts';
+import { MAKE_MERCH_PENDING_TITLE } from './captureMessages.ts';
+import { CropOverlay } from './CropOverlay.tsx';
+import { loadThumbnail } from './loadThumbnail.ts';
+import { MerchSteps } from './MerchSteps.tsx';
+import { ScreenshotGrid } from './ScreenshotGrid.tsx';
+import { useCaptureActions } from './useCaptureActions.ts';
+import { useObjectUrl } from './useObjectUrl.ts';
+import type { VideoDetail } from './useVideo.ts';
+import { VideoInfo } from './VideoInfo.tsx';
+import { VideoPlayer } from './VideoPlayer.tsx';
+import { defaultVideoCrop, pictureRect } from './videoCrop.ts';
+import './CaptureWorkspace.css';
+
+const CropToolModal = lazy(async () => ({ default: (await import('../print-tool/CropToolModal.tsx')).CropToolModal }));
+
+/**
+ * The video page's working area: the step bar, the player with its crop mode, the capture
+ * controls, the title, the six screenshot slots and the print crop tool on any of them.
+ * Mounted once per video; opening it shows that video's pending merch screenshots.
+ */
+export function CaptureWorkspace({ video, viewCount }: { video: VideoDetail; viewCount: number | null }) {
+  const videoRef = useRef<HTMLVideoElement>(null);
+  const [videoSize, setVideoSize] = useState<Size | null>(null);
+  const [cropRect, setCropRect] = useState<CropRect | null>(null);
+  const [cropTarget, setCropTarget] = useState<PendingScreenshot | null>(null);
+  const [print, setPrint] = useState<ImageResult | null>(null);
+  const screenshotsTitleId = useId();
+
+  const status = usePendingMerch((s) => s.status);
+  const record = usePendingMerch((s) => s.record);
+  const remove = usePendingMerch((s) => s.remove);
+  const ready = status === 'ready' && record?.videoId === video.id;
+  const screenshots = ready ? record.screenshots : [];
+
+  const { busy, capture, applyCrop, add, toast, dismissToast } = useCaptureActions({
+    videoRef,
+    videoUrl: video.video_url,
+    thumbnailUrl: video.thumbnail_url,
+  });
+
+  useEffect(() => {
+    void usePendingMerch.getState().open(
+      {
+        videoId: video.id,
+        videoUrl: video.video_url,
+        thumbnail: video.thumbnail_url,
+        videoTitle: video.title,
+        creatorName: video.channel_title ?? 'Creator',
+      },
+      () => loadThumbnail(video.thumbnail_url),
+    );
+  }, [video.id, video.video_url, video.thumbnail_url, video.title, video.channel_title]);
+
+  const onVideoSize = useCallback((size: Size | null) => {
+    setVideoSize(size);
+    if (!size) setCropRect(null);
+  }, []);
+
+  const toggleCrop = () => {
+    const element = videoRef.current;
+    if (cropRect || !element || !videoSize) {
+      setCropRect(null);
+      return;
+    }
+    const shown = element.getBoundingClientRect();
+    setCropRect(defaultVideoCrop(videoSize, pictureRect(videoSize, shown).width));
+  };
+
+  const onApplyCrop = async () => {
+    if (cropRect && (await applyCrop(cropRect))) setCropRect(null);
+  };
+
+  const onCropToolDone = (result: CropToolResult) => {
+    const source = cropTarget;
+    setCropTarget(null);
+    if (result.kind === 'print') {
+      setPrint(result.image);
+      return;
+    }
+    add({ blob: result.image.blob, width: result.image.width, height: result.image.height, source: 'crop', timestamp: source?.timestamp ?? null });
+  };
+
+  const canCapture = ready && !!video.video_url && videoSize !== null && busy === null;
+
+  return (
+    <article className="video-page">
+      <MerchSteps screenshotCount={screenshots.length} capturing={busy === 'capture'} canCapture={canCapture} onSelectScreenshot={() => void capture()} />
+
+      {video.video_url ? (
+        <VideoPlayer src={video.video_url} poster={video.poster_url ?? video.thumbnail_url} title={video.title} videoRef={videoRef} onVideoSize={onVideoSize}>
+          {cropRect && videoSize && <CropOverlay video={videoSize} rect={cropRect} onChange={setCropRect} disabled={busy !== null} />}
+        </VideoPlayer>
+      ) : (
+        <div className="video-page__missing">
+          <StatusMessage kind="error" title="Video URL is missing." />
+        </div>
+      )}
+
+      <div className="capture-bar" role="toolbar" aria-label="Screenshot tools">
+        <button
+          type="button"
+          className="button button--ghost"
+          aria-pressed={cropRect !== null}
+          onClick={toggleCrop}
+          disabled={!videoSize || busy !== null}
+        >
+          Crop Mode
+        </button>
+        {cropRect && (
+          <>
+            <output className="capture-bar__readout" aria-label="Crop size">
+              {formatPixelSize(cropRect)}
+            </output>
+            <button type="button" className="button button--primary" onClick={() => void onApplyCrop()} disabled={busy !== null} aria-busy={busy === 'crop' || undefined}>
+              {busy === 'crop' ? 'Cropping...' : 'Apply Crop'}
+            </button>
+            <button type="button" className="button button--ghost" onClick={() => setCropRect(null)} disabled={busy === 'crop'}>
+              Cancel
+            </button>
+          </>
+        )}
+        <span className="capture-bar__spacer" />
+        <button type="button" className="button button--primary" onClick={() => void capture()} disabled={!canCapture} aria-busy={busy === 'capture' || undefined}>
+          {busy === 'capture' ? 'Capturing...' : 'Select Screenshot'}
+        </button>
+        <output className="capture-bar__count" aria-label="Screenshot count">
+          {screenshots.length}
+        </output>
+        <button type="button" className="button button--ghost" disabled title={MAKE_MERCH_PENDING_TITLE}>
+          Make Merch
+        </button>
+      </div>
+
+      <VideoInfo video={viewCount === null ? video : { ...video, view_count: viewCount }} />
+
+      <section className="video-page__shots" aria-labelledby={screenshotsTitleId}>
+        <h2 className="video-page__shots-title" id={screenshotsTitleId}>
+          Screenshots
+        </h2>
+        <ScreenshotGrid screenshots={screenshots} loading={!ready} onDelete={remove} onCrop={setCropTarget} />
+      </section>
+
+      {print && <PrintFile image={print} onClose={() => setPrint(null)} />}
+
+      {toast && <Toast key={toast.id} message={toast.text} onDismiss={dismissToast} />}
+
+      {cropTarget && (
+        <Suspense fallback={null}>
+          <SlotCropTool shot={cropTarget} onCancel={() => setCropTarget(null)} onDone={onCropToolDone} />
+        </Suspense>
+      )}
+    </article>
+  );
+}
+
+/** The Simple Print Crop Tool on one screenshot. */
+function SlotCropTool({ shot, onCancel, onDone }: { shot: PendingScreenshot; onCancel: () => void; onDone: (result: CropToolResult) => void }) {
+  const url = useObjectUrl(shot.blob);
+  return <CropToolModal image={{ blob: shot.blob, url, width: shot.width, height: shot.height }} onCancel={onCancel} onDone={onDone} />;
+}
+
+/** The print file made from a screenshot: preview, pixel size and download. */
+function PrintFile({ image, onClose }: { image: ImageResult; onClose: () => void }) {
+  const url = useObjectUrl(image.blob);
+  return (
+    <figure className="print-file" aria-label="Print file">
+      <img className="print-file__image" src={url} alt="Print quality image" />
+      <figcaption className="print-file__caption">
+        <p className="print-file__message" role="status">
+          {FEATHER_SUCCESS_MESSAGE}
+        </p>
+        <p className="print-file__size">
+          Print file <output aria-label="Print size">{formatPixelSize(image)}</output>
+        </p>
+        <div className="print-file__actions">
+          <a className="button button--primary" href={url} download={PRINT_DOWNLOAD_NAME}>
+            Download print PNG
+          </a>
+          <button type="button" className="button button--ghost" onClick={onClose}>
+            Close
+          </button>
+        </div>
+      </figcaption>
+    </figure>
+  );
+}

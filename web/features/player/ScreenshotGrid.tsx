@@ -1,0 +1,68 @@
+import { formatDuration } from '../../components/formatDuration.ts';
+import { MAX_SCREENSHOTS, type PendingScreenshot } from '../../lib/pendingMerchRecord.ts';
+import { useObjectUrl } from './useObjectUrl.ts';
+import './ScreenshotGrid.css';
+
+interface ScreenshotGridProps {
+  screenshots: readonly PendingScreenshot[];
+  loading: boolean;
+  onDelete: (id: string) => void;
+  onCrop: (shot: PendingScreenshot) => void;
+}
+
+const SOURCE_LABELS: Record<PendingScreenshot['source'], string> = {
+  thumbnail: 'Thumbnail',
+  canvas: 'Frame',
+  wasm: 'Frame',
+  server: 'Frame',
+  crop: 'Crop',
+};
+
+/** The six screenshot slots, filled in order; an empty slot says so. */
+export function ScreenshotGrid({ screenshots, loading, onDelete, onCrop }: ScreenshotGridProps) {
+  return (
+    <ul className="shots" aria-label="Screenshots" aria-busy={loading || undefined}>
+      {Array.from({ length: MAX_SCREENSHOTS }, (_, index) => {
+        const shot = screenshots[index];
+        return (
+          <li key={shot?.id ?? `empty-${index}`} className={`shots__slot${shot ? '' : ' shots__slot--empty'}`}>
+            {shot ? <FilledSlot shot={shot} number={index + 1} onDelete={onDelete} onCrop={onCrop} /> : <span className="shots__empty">No screenshot</span>}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+function FilledSlot({ shot, number, onDelete, onCrop }: { shot: PendingScreenshot; number: number; onDelete: (id: string) => void; onCrop: (shot: PendingScreenshot) => void }) {
+  const url = useObjectUrl(shot.blob);
+  const time = formatDuration(shot.timestamp);
+  return (
+    <>
+      <img
+        className="shots__image"
+        src={url}
+        alt={`Screenshot ${number}`}
+        width={shot.width}
+        height={shot.height}
+        data-source={shot.source}
+        data-timestamp={shot.timestamp ?? ''}
+      />
+      <span className="shots__caption">
+        {SOURCE_LABELS[shot.source]}
+        {time !== null && shot.source !== 'thumbnail' && ` at ${time}`}
+        <span className="shots__size">
+          {shot.width} × {shot.height}
+        </span>
+      </span>
+      <div className="shots__actions">
+        <button type="button" className="shots__action" aria-label={`Crop screenshot ${number}`} title="Crop for print" onClick={() => onCrop(shot)}>
+          Crop
+        </button>
+        <button type="button" className="shots__action shots__action--delete" aria-label={`Delete screenshot ${number}`} title="Delete" onClick={() => onDelete(shot.id)}>
+          ×
+        </button>
+      </div>
+    </>
+  );
+}

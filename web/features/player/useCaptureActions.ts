@@ -1,0 +1,110 @@
+import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
+import type { CropRect } from '../../../shared/print.ts';
+import { isAbortError } from '../../lib/ApiError.ts';
+import { captureFrame, type CapturedFrame } from '../../lib/capture/captureChain.ts';
+import { usePendingMerch, type NewScreenshot } from '../../lib/pendingMerch.ts';
+import { isFull } from '../../lib/pendingMerchRecord.ts';
+import { cropToPng } from '../print-tool/printProcessing.ts';
+import { captureForce } from './captureForce.ts';
+import { CAPTURE_FAILED_MESSAGE, CROP_FAILED_MESSAGE, MAX_SCREENSHOTS_MESSAGE, VIDEO_URL_MISSING_MESSAGE } from './captureMessages.ts';
+import { cropForFrame } from './videoCrop.ts';
+
+export type Busy = 'capture' | 'crop' | null;
+
+interface CaptureTarget {
+  videoRef: RefObject<HTMLVideoElement | null>;
+  videoUrl: string | null;
+  thumbnailUrl: string | null;
+}
+
+/** A toast to show; `id` changes for every message, so the same text shown twice restarts its timer. */
+export interface ToastMessage {
+  id: number;
+  text: string;
+}
+
+/**
+ * Select Screenshot and the player's Apply Crop: one at a time, each capturing the frame on
+ * screen through the capture chain and adding the result to the pending merch screenshots.
+ * Leaving the page throws away work under way.
+ */
+export function useCaptureActions({ videoRef, videoUrl, thumbnailUrl }: CaptureTarget) {
+  const [busy, setBusy] = useState<Busy>(null);
+  const [toast, setToast] = useState<ToastMessage | null>(null);
+  const busyRef = useRef<Busy>(null);
+  const abortRef = useRef<AbortController | null>(null);
+
+  useEffect(() => () => abortRef.current?.abort(), []);
+
+  const showError = useCallback((text: string) => setToast((previous) => ({ id: (previous?.id ?? 0) + 1, text })), []);
+  const dismissToast = useCallback(() => setToast(null), []);
+
+  /** Adds a screenshot, or says the slots are full. */
+  const add = useCallback(
+    (shot: NewScreenshot): boolean => {
+      if (usePendingMerch.getState().add(shot)) return true;
+      showError(MAX_SCREENSHOTS_MESSAGE);
+      return false;
+    },
+    [showError],
+  );
+
+  /** Runs `work` unless something already runs or the slots are full; false when it did not run or failed. */
+  const run = useCallback(
+    async (kind: Exclude<Busy, null>, work: (frame: CapturedFrame, signal: AbortSignal) => Promise<NewScreenshot>): Promise<boolean> => {
+      if (busyRef.current) return false;
+      const record = usePendingMerch.getState().record;
+      if (!record) return false;
+      if (isFull(record)) {
+        showError(MAX_SCREENSHOTS_MESSAGE);
+        return false;
+      }
+      const video = videoRef.current;
+      if (!videoUrl || !video) {
+        showError(VIDEO_URL_MISSING_MESSAGE);
+        return false;
+      }
+      const controller = new AbortController();
+      abortRef.current = controller;
+      busyRef.current = kind;
+      setBusy(kind);
+      let stage: 'capture' | 'work' = 'capture';
+      try {
+        const force = captureForce(window.location.search);
+        const frame = await captureFrame({ video, videoUrl, thumbnailUrl, force, signal: controller.signal });
+        stage = 'work';
+        const shot = await work(frame, controller.signal);
+        if (controller.signal.aborted) return false;
+        return add(shot);
+      } catch (error) {
+        if (controller.signal.aborted || isAbortError(error)) return false;
+        showError(stage === 'capture' ? CAPTURE_FAILED_MESSAGE : CROP_FAILED_MESSAGE);
+        return false;
+      } finally {
+        if (abortRef.current === controller) abortRef.current = null;
+        busyRef.current = null;
+        if (!controller.signal.aborted) setBusy(null);
+      }
+    },
+    [add, showError, thumbnailUrl, videoRef, videoUrl],
+  );
+
+  const capture = useCallback(
+    () => run('capture', async (frame) => ({ blob: frame.blob, width: frame.width, height: frame.height, source: frame.source, timestamp: frame.timestamp })),
+    [run],
+  );
+
+  /** Captures the frame on screen and keeps the part under `rect` (video pixels), pixel for pixel. */
+  const applyCrop = useCallback(
+    (rect: CropRect) =>
+      run('crop', async (frame, signal) => {
+        const video = videoRef.current;
+        const videoSize = video && video.videoWidth > 0 ? { width: video.videoWidth, height: video.videoHeight } : frame;
+        const cropped = await cropToPng(frame.blob, cropForFrame(rect, videoSize, frame), signal);
+        return { blob: cropped.blob, width: cropped.width, height: cropped.height, source: 'crop', timestamp: frame.timestamp };
+      }),
+    [run, videoRef],
+  );
+
+  return { busy, capture, applyCrop, add, toast, showError, dismissToast };
+}

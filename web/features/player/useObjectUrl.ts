@@ -1,0 +1,59 @@
+import { useEffect, useMemo } from 'react';
+
+/**
+ * Object URLs for Blobs on screen, one per Blob, counted by the components showing it and
+ * revoked shortly after the last one lets go. The delay lets a component that remounts at once
+ * (StrictMode, a list reordered) take the same URL back instead of showing a revoked one.
+ */
+interface Entry {
+  url: string;
+  users: number;
+  revokeTimer: ReturnType<typeof setTimeout> | null;
+}
+
+const entries = new Map<Blob, Entry>();
+const REVOKE_DELAY_MS = 1_000;
+
+function scheduleRevoke(blob: Blob, entry: Entry) {
+  if (entry.revokeTimer) clearTimeout(entry.revokeTimer);
+  entry.revokeTimer = setTimeout(() => {
+    if (entry.users > 0) return;
+    URL.revokeObjectURL(entry.url);
+    entries.delete(blob);
+  }, REVOKE_DELAY_MS);
+}
+
+function entryFor(blob: Blob): Entry {
+  let entry = entries.get(blob);
+  if (!entry) {
+    entry = { url: URL.createObjectURL(blob), users: 0, revokeTimer: null };
+    entries.set(blob, entry);
+    // A URL made for a render that never commits goes the same way as one let go.
+    scheduleRevoke(blob, entry);
+  }
+  return entry;
+}
+
+function retain(blob: Blob) {
+  const entry = entryFor(blob);
+  entry.users++;
+  if (entry.revokeTimer) clearTimeout(entry.revokeTimer);
+  entry.revokeTimer = null;
+}
+
+function release(blob: Blob) {
+  const entry = entries.get(blob);
+  if (!entry) return;
+  entry.users--;
+  if (entry.users <= 0) scheduleRevoke(blob, entry);
+}
+
+/** An object URL for `blob`, valid while the component shows it. */
+export function useObjectUrl(blob: Blob): string {
+  const url = useMemo(() => entryFor(blob).url, [blob]);
+  useEffect(() => {
+    retain(blob);
+    return () => release(blob);
+  }, [blob]);
+  return url;
+}

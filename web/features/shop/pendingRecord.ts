@@ -1,0 +1,19 @@
+import { idbPersistence, usePendingMerch } from '../../lib/pendingMerch.ts';
+import { parseStored, type PendingMerch } from '../../lib/pendingMerchRecord.ts';
+
+/**
+ * The viewer's pending merch: the one the video page has open in this tab, else the one it
+ * saved in IndexedDB (the categories page is often reached by a full-page load). Null when there
+ * is none or it names no video.
+ */
+export async function readPendingMerch(): Promise<PendingMerch | null> {
+  let record = usePendingMerch.getState().record;
+  if (!record) {
+    try {
+      record = parseStored(await idbPersistence().load());
+    } catch {
+      record = null;
+    }
+  }
+  return record?.videoUrl ? record : null;
+}

@@ -1,0 +1,76 @@
+/**
+ * A catalogue product as the API sends it (snake_case, print areas in inches), made usable by
+ * the shop arithmetic in shared/shop: its price in a size, how a screenshot prints on it, its
+ * default variant and the outline its mockup takes. Prices stay integer cents throughout.
+ */
+import { printAreaFor, type Area, type CatalogueProduct } from '../../../shared/catalogue/parse.ts';
+import { isMerchCategory } from '../../../shared/categories.ts';
+import type { CatalogueProductReply } from '../../../shared/schemas/catalogue.ts';
+import type { Size } from '../../../shared/print.ts';
+import { LOW_DPI_THRESHOLD, printQuality, unitPriceCents, type PrintQuality } from '../../../shared/shop/pricing.ts';
+import { defaultVariant, variantId, type VariantChoice } from '../../../shared/shop/variants.ts';
+import { shapeOf, type MockupShape } from './mockupShapes.ts';
+
+type ShopProduct = Pick<
+  CatalogueProduct,
+  'sku' | 'category' | 'priceCents' | 'sizes' | 'sizeSurchargesCents' | 'colours' | 'handleColours' | 'printAreas'
+>;
+
+const area = (a: { width_in: number; height_in: number }): Area => ({ widthIn: a.width_in, heightIn: a.height_in });
+
+/** The reply in the catalogue's own shape. An unknown category is kept out of the outline choice as 'misc'. */
+export function fromReply(reply: CatalogueProductReply): ShopProduct {
+  return {
+    sku: reply.sku,
+    category: isMerchCategory(reply.category) ? reply.category : 'misc',
+    priceCents: reply.price_cents,
+    sizes: reply.sizes,
+    sizeSurchargesCents: reply.size_surcharges_cents,
+    colours: reply.colours,
+    handleColours: reply.handle_colours,
+    printAreas: {
+      front: area(reply.print_area),
+      bySize: Object.fromEntries(Object.entries(reply.print_area_by_size).map(([size, a]) => [size, area(a)])),
+      wrap: null,
+      back: null,
+    },
+  };
+}
+
+/** One item's price in the size chosen: the base price plus that size's surcharge. */
+export function priceInSize(reply: CatalogueProductReply, size: string | null): number {
+  return unitPriceCents(fromReply(reply), size);
+}
+
+/** The front print area in the size chosen (the base area when the size has no area of its own). */
+export function areaInSize(reply: CatalogueProductReply, size: string | null): Area {
+  return printAreaFor(fromReply(reply), size);
+}
+
+/** How a screenshot of this pixel size prints on the product's front area in the size chosen. */
+export function qualityInSize(image: Size, reply: CatalogueProductReply, size: string | null): PrintQuality {
+  return printQuality(image, fromReply(reply), size);
+}
+
+export function firstChoice(reply: CatalogueProductReply): VariantChoice {
+  return defaultVariant(fromReply(reply));
+}
+
+export function variantOf(choice: VariantChoice): string {
+  return variantId(choice);
+}
+
+export function mockupShapeOf(reply: CatalogueProductReply): MockupShape {
+  return shapeOf(fromReply(reply));
+}
+
+/** The line shown beside a mockup: a warning below the providers' threshold, else the DPI. */
+export function printQualityNote(quality: Pick<PrintQuality, 'dpi' | 'level'>): { tone: 'warning' | 'ok'; text: string } {
+  if (quality.level === 'low') {
+    return {
+      tone: 'warning',
+      text: `Low resolution: ${quality.dpi} DPI. Print-on-demand providers hold orders below ${LOW_DPI_THRESHOLD} DPI; choose a larger screenshot or a smaller product.`,
+    };
+  }
+  return { tone: 'ok', text: quality.level === 'excellent' ? `Print quality: ${quality.dpi} DPI` : `Print quality: ${quality.dpi} DPI (good)` };
+}
