@@ -7,7 +7,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 const boundary = (patterns) => ({
-  'no-restricted-imports': ['error', { patterns: patterns.map((p) => ({ group: p.group, message: p.message })) }],
+  'no-restricted-imports': ['error', { patterns: patterns.map((p) => (p.regex ? { regex: p.regex, message: p.message } : { group: p.group, message: p.message })) }],
 });
 
 export default tseslint.config(
@@ -59,6 +59,8 @@ export default tseslint.config(
     rules: boundary([
       { group: ['**/api/**', '**/e2e/**'], message: 'web/ imports shared/ and worker types only.' },
       { group: ['../../app/*', '../../app', '**/web/app/**'], message: 'features do not import the app layer.' },
+      // '../<name>/…' from a feature folder is a sibling feature; '../../lib/…' is not.
+      { regex: '^\\.\\./[^.]|/features/', message: 'a feature never imports another feature: move what two need to components/ or lib/.' },
     ]),
   },
   {

@@ -11,7 +11,7 @@ import { MAX_SCREENSHOTS } from '../shared/constants.ts';
 import { printFileSize, type Size } from '../shared/print.ts';
 import type { ReplyOf } from '../shared/schemas/route.ts';
 import type { feedRoute, videoRoute } from '../shared/schemas/videos.ts';
-import { CROP_TOOL_TITLE, FEATHER_SUCCESS_MESSAGE, PRINT_DOWNLOAD_NAME } from '../web/features/print-tool/printToolMessages.ts';
+import { CROP_TOOL_TITLE, FEATHER_SUCCESS_MESSAGE, PRINT_DOWNLOAD_NAME } from '../web/components/print-crop/printToolMessages.ts';
 
 type Video = ReplyOf<typeof videoRoute>['video'];
 

@@ -7,7 +7,7 @@ import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { printFileSize } from '../shared/print.ts';
 import type { ReplyOf } from '../shared/schemas/route.ts';
 import type { feedRoute, videoRoute } from '../shared/schemas/videos.ts';
-import { FEATHER_SUCCESS_MESSAGE } from '../web/features/print-tool/printToolMessages.ts';
+import { FEATHER_SUCCESS_MESSAGE } from '../web/components/print-crop/printToolMessages.ts';
 import type { OfflineStatus } from '../web/sw/sw.ts';
 import { downloadPng, openTool, parseSize } from './support/printTool.ts';
 
@@ -109,9 +109,26 @@ test('a frame of a video that has loaded is captured with no network', async ({ 
   const captured = screenshots.getByRole('img', { name: 'Screenshot 2', exact: true });
   await expect(captured).toBeVisible({ timeout: 30_000 });
   // Made in the browser (the server is out of reach), from the frame, not the thumbnail.
-  await expect(captured).toHaveAttribute('data-source', /^(canvas|wasm)$/);
+  await expect(captured).toHaveAttribute('data-source', 'canvas');
   await expect(captured).toHaveJSProperty('complete', true);
   expect(await captured.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+});
+
+test('with the service worker in control, the ffmpeg.wasm step loads its core from the cache', async ({ page, request }) => {
+  const feed = (await (await request.get('/api/videos?limit=1')).json()) as ReplyOf<typeof feedRoute>;
+  const card = feed.videos[0]!;
+  await page.goto(`/video/${card.category_id}/${card.id}?capture=wasm`);
+  await untilOfflineReady(page);
+  await page.locator('video').evaluate(async (video: HTMLVideoElement) => {
+    await new Promise<void>((resolve) => {
+      if (video.readyState >= 2) resolve();
+      else video.addEventListener('loadeddata', () => resolve(), { once: true });
+    });
+  });
+  await page.getByRole('button', { name: 'Select Screenshot', exact: true }).click();
+  const captured = page.getByRole('list', { name: 'Screenshots' }).getByRole('img', { name: 'Screenshot 2', exact: true });
+  await expect(captured).toBeVisible({ timeout: 60_000 });
+  await expect(captured).toHaveAttribute('data-source', 'wasm');
 });
 
 test('media is left to the network: Range requests still get partial content', async ({ page, request }) => {

@@ -4,7 +4,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { printFileSize } from '../shared/print.ts';
-import { FEATHER_SUCCESS_MESSAGE, INVALID_IMAGE_MESSAGE } from '../web/features/print-tool/printToolMessages.ts';
+import { FEATHER_SUCCESS_MESSAGE, INVALID_IMAGE_MESSAGE } from '../web/components/print-crop/printToolMessages.ts';
 import { downloadPng, openTool, parsePosition, parseSize } from './support/printTool.ts';
 
 test('a file that is not an image is refused', async ({ page }) => {

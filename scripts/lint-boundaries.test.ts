@@ -25,4 +25,10 @@ describe('import boundaries', () => {
     expect(await boundaryErrors('web/lib/x.ts', "import { app } from '../../api/app.ts';\nexport const y = app;\n")).not.toEqual([]);
     expect(await boundaryErrors('web/features/feed/x.ts', "import { App } from '../../app/App.tsx';\nexport const y = App;\n")).not.toEqual([]);
   });
+
+  it('keep each feature to itself', async () => {
+    expect(await boundaryErrors('web/features/player/x.ts', "import { cropToPng } from '../print-tool/printProcessing.ts';\nexport const y = cropToPng;\n")).not.toEqual([]);
+    expect(await boundaryErrors('web/features/player/x.ts', "import { VideoPage } from './VideoPage.tsx';\nexport const y = VideoPage;\n")).toEqual([]);
+    expect(await boundaryErrors('web/features/player/x.ts', "import { useCart } from '../../lib/cart/cartStore.ts';\nexport const y = useCart;\n")).toEqual([]);
+  });
 });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import type { Size } from '../../shared/print.ts';
-import { CROP_TOOL_TITLE } from '../../web/features/print-tool/printToolMessages.ts';
+import { CROP_TOOL_TITLE } from '../../web/components/print-crop/printToolMessages.ts';
 
 export const THUMBNAIL = path.resolve(import.meta.dirname, '../../.cache/test-media/thumbnail.jpg');
 

@@ -160,12 +160,14 @@ async function fromNetworkFirst(event: SwFetchEvent, fallback: string): Promise<
   }
 }
 
-async function fromCacheFirst(request: Request, path: string): Promise<Response> {
+async function fromCacheFirst(event: SwFetchEvent, path: string): Promise<Response> {
   const cache = await caches.open(CACHE);
   const cached = await cache.match(path);
   if (cached) return cached;
-  const response = await fetch(request);
-  if (response.ok && path.startsWith(HASHED)) await cache.put(path, response.clone());
+  const response = await fetch(event.request);
+  // The page gets its answer at once; keeping a copy may fail (a full disk, a quota) without
+  // ever failing the request.
+  if (response.ok && path.startsWith(HASHED)) event.waitUntil(cache.put(path, response.clone()).catch(() => undefined));
   return response;
 }
 
@@ -181,6 +183,6 @@ sw.addEventListener('fetch', (event) => {
     event.respondWith(fromNetworkFirst(event, APP_PAGE));
     return;
   }
-  if (url.pathname.startsWith(HASHED)) event.respondWith(fromCacheFirst(request, url.pathname));
+  if (url.pathname.startsWith(HASHED)) event.respondWith(fromCacheFirst(event, url.pathname));
   else if (precached.has(url.pathname)) event.respondWith(fromNetworkFirst(event, url.pathname));
 });

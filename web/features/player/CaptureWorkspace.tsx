@@ -4,10 +4,10 @@ import { StatusMessage } from '../../components/StatusMessage.tsx';
 import { Toast } from '../../components/Toast.tsx';
 import { usePendingMerch } from '../../lib/pendingMerch.ts';
 import type { PendingScreenshot } from '../../lib/pendingMerchRecord.ts';
-import type { CropToolResult } from '../print-tool/CropToolModal.tsx';
-import { formatPixelSize } from '../print-tool/cropGeometry.ts';
-import type { ImageResult } from '../print-tool/printProcessing.ts';
-import { FEATHER_SUCCESS_MESSAGE, PRINT_DOWNLOAD_NAME } from '../print-tool/printToolMessages.ts';
+import type { CropToolResult } from '../../components/print-crop/CropToolModal.tsx';
+import { formatPixelSize } from '../../components/print-crop/cropGeometry.ts';
+import type { ImageResult } from '../../components/print-crop/printProcessing.ts';
+import { FEATHER_SUCCESS_MESSAGE, PRINT_DOWNLOAD_NAME } from '../../components/print-crop/printToolMessages.ts';
 import { MAKE_MERCH_PENDING_TITLE } from './captureMessages.ts';
 import { CropOverlay } from './CropOverlay.tsx';
 import { loadThumbnail } from './loadThumbnail.ts';
@@ -21,7 +21,7 @@ import { VideoPlayer } from './VideoPlayer.tsx';
 import { defaultVideoCrop, pictureRect } from './videoCrop.ts';
 import './CaptureWorkspace.css';
 
-const CropToolModal = lazy(async () => ({ default: (await import('../print-tool/CropToolModal.tsx')).CropToolModal }));
+const CropToolModal = lazy(async () => ({ default: (await import('../../components/print-crop/CropToolModal.tsx')).CropToolModal }));
 
 /**
  * The video page's working area: the step bar, the player with its crop mode, the capture

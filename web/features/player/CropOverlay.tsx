@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import type { CropRect, Size } from '../../../shared/print.ts';
-import { CORNER_HANDLES, cropToPercent, dragCrop, nudgeCrop, type CropHandle } from '../print-tool/cropGeometry.ts';
+import { CORNER_HANDLES, cropToPercent, dragCrop, nudgeCrop, type CropHandle } from '../../components/print-crop/cropGeometry.ts';
 import { minCropSide, pictureRect, videoScale } from './videoCrop.ts';
 import './CropOverlay.css';
 

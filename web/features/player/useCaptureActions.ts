@@ -4,7 +4,7 @@ import { isAbortError } from '../../lib/ApiError.ts';
 import { captureFrame, type CapturedFrame } from '../../lib/capture/captureChain.ts';
 import { usePendingMerch, type NewScreenshot } from '../../lib/pendingMerch.ts';
 import { isFull } from '../../lib/pendingMerchRecord.ts';
-import { cropToPng } from '../print-tool/printProcessing.ts';
+import { cropToPng } from '../../components/print-crop/printProcessing.ts';
 import { captureForce } from './captureForce.ts';
 import { CAPTURE_FAILED_MESSAGE, CROP_FAILED_MESSAGE, MAX_SCREENSHOTS_MESSAGE, VIDEO_URL_MISSING_MESSAGE } from './captureMessages.ts';
 import { cropForFrame } from './videoCrop.ts';

@@ -1,12 +1,12 @@
 import { lazy, Suspense, useRef, useState, type ChangeEvent, type ReactNode } from 'react';
 import { useDocumentTitle } from '../../lib/useDocumentTitle.ts';
-import type { CropToolResult } from './CropToolModal.tsx';
-import { formatPixelSize } from './cropGeometry.ts';
-import { FEATHER_SUCCESS_MESSAGE, INVALID_IMAGE_MESSAGE, PRINT_DOWNLOAD_NAME } from './printToolMessages.ts';
-import { useImageSlot, type ShownImage } from './useImageSlot.ts';
+import type { CropToolResult } from '../../components/print-crop/CropToolModal.tsx';
+import { formatPixelSize } from '../../components/print-crop/cropGeometry.ts';
+import { FEATHER_SUCCESS_MESSAGE, INVALID_IMAGE_MESSAGE, PRINT_DOWNLOAD_NAME } from '../../components/print-crop/printToolMessages.ts';
+import { useImageSlot, type ShownImage } from '../../components/print-crop/useImageSlot.ts';
 import './TestCropToolPage.css';
 
-const CropToolModal = lazy(async () => ({ default: (await import('./CropToolModal.tsx')).CropToolModal }));
+const CropToolModal = lazy(async () => ({ default: (await import('../../components/print-crop/CropToolModal.tsx')).CropToolModal }));
 
 /** /test-crop-tool: pick an image, crop it or make its print file, compare and download the PNG. */
 export function TestCropToolPage() {

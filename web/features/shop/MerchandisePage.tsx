@@ -3,7 +3,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { StatusMessage } from '../../components/StatusMessage.tsx';
 import { useAuth } from '../../lib/useAuth.ts';
 import { useDocumentTitle } from '../../lib/useDocumentTitle.ts';
-import { createProduct } from './createProduct.ts';
+import { createProduct } from '../../lib/merch/createProduct.ts';
 import { browsePath, CATEGORY_CHOICES, type CategoryChoice } from './merchCategories.ts';
 import { readPendingMerch } from './pendingRecord.ts';
 import './MerchandisePage.css';

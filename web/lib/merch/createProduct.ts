@@ -7,9 +7,9 @@ import type { MerchCategory } from '../../../shared/categories.ts';
 import { MAX_SCREENSHOTS } from '../../../shared/constants.ts';
 import { createProductRoute, PRODUCT_MESSAGES } from '../../../shared/schemas/products.ts';
 import type { BodyOf } from '../../../shared/schemas/route.ts';
-import { request as apiRequest } from '../../lib/api.ts';
-import { isApiError, isTimeoutError } from '../../lib/ApiError.ts';
-import type { PendingMerch } from '../../lib/pendingMerchRecord.ts';
+import { request as apiRequest } from '../api.ts';
+import { isApiError, isTimeoutError } from '../ApiError.ts';
+import type { PendingMerch } from '../pendingMerchRecord.ts';
 
 /** Spec section 9: the categories page gives product creation 20 s. */
 export const CREATE_PRODUCT_TIMEOUT_MS = 20_000;

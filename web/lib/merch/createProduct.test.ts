@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { PRODUCT_MESSAGES } from '../../../shared/schemas/products.ts';
-import { createApiClient, NETWORK_MESSAGE } from '../../lib/api.ts';
-import { ApiError } from '../../lib/ApiError.ts';
-import type { PendingMerch, PendingScreenshot } from '../../lib/pendingMerchRecord.ts';
+import { createApiClient, NETWORK_MESSAGE } from '../api.ts';
+import { ApiError } from '../ApiError.ts';
+import type { PendingMerch, PendingScreenshot } from '../pendingMerchRecord.ts';
 import { blobToDataUrl, createProduct, createProductBody, createProductErrorMessage, imageTypeOf } from './createProduct.ts';
 
 const JPEG = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]);
