@@ -8,12 +8,12 @@ import type { CropToolResult } from '../../components/print-crop/CropToolModal.t
 import { formatPixelSize } from '../../components/print-crop/cropGeometry.ts';
 import type { ImageResult } from '../../components/print-crop/printProcessing.ts';
 import { FEATHER_SUCCESS_MESSAGE, PRINT_DOWNLOAD_NAME } from '../../components/print-crop/printToolMessages.ts';
-import { MAKE_MERCH_PENDING_TITLE } from './captureMessages.ts';
 import { CropOverlay } from './CropOverlay.tsx';
 import { loadThumbnail } from './loadThumbnail.ts';
 import { MerchSteps } from './MerchSteps.tsx';
 import { ScreenshotGrid } from './ScreenshotGrid.tsx';
 import { useCaptureActions } from './useCaptureActions.ts';
+import { useMakeMerch } from './useMakeMerch.ts';
 import { useObjectUrl } from './useObjectUrl.ts';
 import type { VideoDetail } from './useVideo.ts';
 import { VideoInfo } from './VideoInfo.tsx';
@@ -21,6 +21,7 @@ import { VideoPlayer } from './VideoPlayer.tsx';
 import { defaultVideoCrop, pictureRect } from './videoCrop.ts';
 import './CaptureWorkspace.css';
 
+const AuthModal = lazy(async () => ({ default: (await import('../../components/auth/AuthModal.tsx')).AuthModal }));
 const CropToolModal = lazy(async () => ({ default: (await import('../../components/print-crop/CropToolModal.tsx')).CropToolModal }));
 
 /**
@@ -42,11 +43,14 @@ export function CaptureWorkspace({ video, viewCount }: { video: VideoDetail; vie
   const ready = status === 'ready' && record?.videoId === video.id;
   const screenshots = ready ? record.screenshots : [];
 
-  const { busy, capture, applyCrop, add, toast, dismissToast } = useCaptureActions({
+  const { busy, capture, applyCrop, add, toast, showError, dismissToast } = useCaptureActions({
     videoRef,
     videoUrl: video.video_url,
     thumbnailUrl: video.thumbnail_url,
   });
+  const makeMerch = useMakeMerch(showError);
+  const canMakeMerch = ready && !!video.video_url && screenshots.length > 0 && busy === null && makeMerch.state === 'idle';
+  const makingMerch = makeMerch.state === 'creating' || makeMerch.state === 'redirecting';
 
   useEffect(() => {
     void usePendingMerch.getState().open(
@@ -94,7 +98,15 @@ export function CaptureWorkspace({ video, viewCount }: { video: VideoDetail; vie
 
   return (
     <article className="video-page">
-      <MerchSteps screenshotCount={screenshots.length} capturing={busy === 'capture'} canCapture={canCapture} onSelectScreenshot={() => void capture()} />
+      <MerchSteps
+        screenshotCount={screenshots.length}
+        capturing={busy === 'capture'}
+        canCapture={canCapture}
+        onSelectScreenshot={() => void capture()}
+        canMakeMerch={canMakeMerch}
+        makingMerch={makingMerch}
+        onMakeMerch={makeMerch.start}
+      />
 
       {video.video_url ? (
         <VideoPlayer src={video.video_url} poster={video.poster_url ?? video.thumbnail_url} title={video.title} videoRef={videoRef} onVideoSize={onVideoSize}>
@@ -136,8 +148,8 @@ export function CaptureWorkspace({ video, viewCount }: { video: VideoDetail; vie
         <output className="capture-bar__count" aria-label="Screenshot count">
           {screenshots.length}
         </output>
-        <button type="button" className="button button--ghost" disabled title={MAKE_MERCH_PENDING_TITLE}>
-          Make Merch
+        <button type="button" className="button button--primary" onClick={makeMerch.start} disabled={!canMakeMerch} aria-busy={makingMerch || undefined}>
+          {makingMerch ? 'Creating product...' : 'Make Merch'}
         </button>
       </div>
 
@@ -153,6 +165,12 @@ export function CaptureWorkspace({ video, viewCount }: { video: VideoDetail; vie
       {print && <PrintFile image={print} onClose={() => setPrint(null)} />}
 
       {toast && <Toast key={toast.id} message={toast.text} onDismiss={dismissToast} />}
+
+      {makeMerch.state === 'signing-in' && (
+        <Suspense fallback={null}>
+          <AuthModal onClose={makeMerch.cancelSignIn} onSuccess={(signedIn) => makeMerch.signedIn(signedIn.email)} />
+        </Suspense>
+      )}
 
       {cropTarget && (
         <Suspense fallback={null}>

@@ -1,5 +1,4 @@
 import { Link } from 'react-router';
-import { MAKE_MERCH_PENDING_TITLE } from './captureMessages.ts';
 import './MerchSteps.css';
 
 interface MerchStepsProps {
@@ -7,13 +6,16 @@ interface MerchStepsProps {
   capturing: boolean;
   canCapture: boolean;
   onSelectScreenshot: () => void;
+  canMakeMerch: boolean;
+  makingMerch: boolean;
+  onMakeMerch: () => void;
 }
 
 /**
  * The video page's three steps. The pulse marks what to do next: step 2 while only the first
  * frame (the thumbnail) is there, step 3 once there is more than one screenshot.
  */
-export function MerchSteps({ screenshotCount, capturing, canCapture, onSelectScreenshot }: MerchStepsProps) {
+export function MerchSteps({ screenshotCount, capturing, canCapture, onSelectScreenshot, canMakeMerch, makingMerch, onMakeMerch }: MerchStepsProps) {
   const next = screenshotCount > 1 ? 3 : 2;
   const stepClass = (step: number) => `merch-steps__step${step === next ? ' merch-steps__step--pulse' : ''}${step < next ? ' merch-steps__step--done' : ''}`;
   const current = (step: number) => (step === next ? ('step' as const) : undefined);
@@ -41,8 +43,14 @@ export function MerchSteps({ screenshotCount, capturing, canCapture, onSelectScr
         </button>
       </li>
       <li className={stepClass(3)} aria-current={current(3)}>
-        {/* Making merch arrives with the merch shop; until then the step is shown but does nothing. */}
-        <button type="button" className="merch-steps__action" aria-label="Step 3: Make Merchandise" disabled title={MAKE_MERCH_PENDING_TITLE}>
+        <button
+          type="button"
+          className="merch-steps__action"
+          aria-label="Step 3: Make Merchandise"
+          onClick={onMakeMerch}
+          disabled={!canMakeMerch}
+          aria-busy={makingMerch || undefined}
+        >
           <span className="merch-steps__number" aria-hidden="true">
             3
           </span>

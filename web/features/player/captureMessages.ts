@@ -3,4 +3,3 @@ export { MAX_SCREENSHOTS_MESSAGE } from '../../lib/pendingMerchRecord.ts';
 export const CAPTURE_FAILED_MESSAGE = 'Failed to capture screenshot. Please try again.';
 export const VIDEO_URL_MISSING_MESSAGE = 'Video URL not available. Please try again.';
 export { CROP_FAILED_MESSAGE } from '../../components/print-crop/printToolMessages.ts';
-export const MAKE_MERCH_PENDING_TITLE = 'Make Merch opens with the merch shop, which is not available yet.';
