@@ -180,6 +180,14 @@ test('unknown addresses show Page not found, and /coming-soon has its page', asy
   await expect(page.getByRole('heading', { name: 'Coming soon' })).toBeVisible();
 });
 
+test('on a 360 px phone the signed-out navbar, cart included, fits without scrolling sideways', async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.goto('/');
+  await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
+  await expect(page.getByRole('button', { name: /^Cart/ })).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+});
+
 test.describe('on a 375 px wide phone', () => {
   test.use({ viewport: { width: 375, height: 812 } });
 

@@ -97,7 +97,7 @@ describe('OpenAPI', () => {
     expect(doc.info.title).toBe('FrameMerch API');
     const documented = new Set(Object.entries(doc.paths as Record<string, object>).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`)));
     for (const route of API_ROUTES) {
-      const openApiPath = route.url.replace(/:([a-z_]+)/g, '{$1}').replace(/\*$/, '{*}');
+      const openApiPath = route.url.replace(/:([A-Za-z_]+)/g, '{$1}').replace(/\*$/, '{*}');
       expect(documented, route.url).toContain(`${route.method} ${openApiPath}`);
       expect(t.app.hasRoute({ method: route.method, url: route.url }), route.url).toBe(true);
     }
