@@ -44,7 +44,7 @@ async function screenshot(width: number, height: number, left: string, right: st
 }
 
 /** Signs up and makes a product of two screenshots (small, then large) through the API. */
-async function makeProduct(page: Page, small: { width: number; height: number }, large: { width: number; height: number }): Promise<ProductReply> {
+async function makeProduct(page: Page, small: { width: number; height: number }, large: { width: number; height: number }, category = CATEGORY): Promise<ProductReply> {
   await signUp(page);
   const video = await seededVideo(page);
   const response = await page.request.post('/api/create-product', {
@@ -56,7 +56,7 @@ async function makeProduct(page: Page, small: { width: number; height: number },
       screenshot_timestamp: 1,
       videoTitle: video.title,
       creatorName: video.channel_title ?? 'Creator',
-      category: CATEGORY,
+      category,
     },
   });
   expect(response.status()).toBe(200);
@@ -179,6 +179,24 @@ test('the product page: screenshots, live mockups, prices by size, print quality
   await dialog.getByRole('button', { name: 'Continue Shopping' }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByRole('button', { name: 'Cart, 2 items' })).toBeVisible();
+});
+
+test("the thumbnails category sells photo prints of the video's thumbnail, judged by the print-size minimums", async ({ page }) => {
+  const reply = await makeProduct(page, { width: 320, height: 180 }, { width: 640, height: 360 }, 'thumbnails');
+  const thumb = reply.product.thumbnail_size!;
+  const print = reply.products.find((p) => p.sku === 'photo-print')!;
+  expect(print.sizes).toEqual(['4x6', '5x7', '8x10', '11x14']);
+  await page.goto(`/product/${reply.product.id}`);
+  const photo = card(page, print.name);
+  // The thumbnail is chosen first, and the mockup draws it.
+  await mockupWith(photo, reply.product.thumbnail_url!);
+  const long = Math.max(thumb.width, thumb.height);
+  const short = Math.min(thumb.width, thumb.height);
+  for (const [size, minW, minH] of [['4x6', 1200, 1800], ['11x14', 3300, 4200]] as const) {
+    await photo.getByLabel('Size').selectOption(size);
+    const ok = short >= minW && long >= minH;
+    await expect(photo.getByText(`${size} print: ${ok ? 'OK for Print' : 'Too Small for Print'} (needs ${minW} × ${minH} px)`)).toBeVisible();
+  }
 });
 
 test('an unknown or malformed product id is Product Not Found', async ({ page }) => {

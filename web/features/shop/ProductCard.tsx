@@ -7,7 +7,7 @@ import type { VariantChoice } from '../../../shared/shop/variants.ts';
 import { useCart } from '../../lib/cart/cartStore.ts';
 import { MockupCanvas } from './MockupCanvas.tsx';
 import { cartItemFor, type ScreenshotChoice } from './productPage.ts';
-import { areaInSize, firstChoice, mockupShapeOf, priceInSize, printQualityNote, qualityInSize } from './productOptions.ts';
+import { areaInSize, firstChoice, mockupShapeOf, photoPrintStatus, priceInSize, printQualityNote, qualityInSize } from './productOptions.ts';
 import './ProductCard.css';
 
 /** The cart shows the mockup this small. */
@@ -52,6 +52,7 @@ export function ProductCard({ product, merch, screenshot, image, imageSize }: Pr
   const area = areaInSize(product, choice.size);
   const quality = imageSize ? qualityInSize(imageSize, product, choice.size) : null;
   const note = quality ? printQualityNote(quality) : null;
+  const photo = imageSize ? photoPrintStatus(imageSize, choice.size) : null;
   const canAdd = merch !== null && screenshot !== null;
 
   const addToCart = () => {
@@ -75,6 +76,11 @@ export function ProductCard({ product, merch, screenshot, image, imageSize }: Pr
         {note && (
           <p className={`product-card__quality product-card__quality--${note.tone}`}>
             {note.text}
+          </p>
+        )}
+        {photo && (
+          <p className={`product-card__quality product-card__quality--${photo.status === 'OK for Print' ? 'ok' : 'warning'}`}>
+            {choice.size} print: {photo.status} (needs {photo.min.width} × {photo.min.height} px)
           </p>
         )}
       </div>

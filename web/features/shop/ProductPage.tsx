@@ -53,7 +53,7 @@ function ProductView({ data, stale, refreshError, onRetry }: { data: ProductData
   const merch = data.product;
   const choices = merch ? screenshotChoices(merch) : [];
   const [picked, setPicked] = useState<{ id: string; selection: ScreenshotSelection } | null>(null);
-  const selection = merch && picked?.id === merch.id ? picked.selection : defaultSelection(choices);
+  const selection = merch && picked?.id === merch.id ? picked.selection : defaultSelection(choices, merch?.category ?? null);
   const screenshot = choiceOf(choices, selection);
   const loaded = useLoadedImage(screenshot?.url ?? null);
   const imageSize = screenshot?.size ?? (loaded.image ? { width: loaded.image.naturalWidth, height: loaded.image.naturalHeight } : null);

@@ -72,3 +72,16 @@ describe('variants and outlines from the API reply', () => {
     expect(mockupShapeOf({ ...find('bandana'), category: 'not-a-category' })).toBe('flat');
   });
 });
+
+describe('photo print sizes', () => {
+  it('need both minimums of print-sizes.tsv, in the orientation of the image', async () => {
+    const { photoPrintStatus } = await import('./productOptions.ts');
+    expect(photoPrintStatus({ width: 1800, height: 1200 }, '4x6')).toEqual({ status: 'OK for Print', min: { width: 1200, height: 1800 } });
+    expect(photoPrintStatus({ width: 1200, height: 1800 }, '4x6')?.status).toBe('OK for Print');
+    expect(photoPrintStatus({ width: 1799, height: 1200 }, '4x6')?.status).toBe('Too Small for Print');
+    expect(photoPrintStatus({ width: 1280, height: 720 }, '4x6')?.status).toBe('Too Small for Print');
+    expect(photoPrintStatus({ width: 4200, height: 3300 }, '11x14')?.status).toBe('OK for Print');
+    expect(photoPrintStatus({ width: 4200, height: 3299 }, '11x14')?.status).toBe('Too Small for Print');
+    expect(photoPrintStatus({ width: 4000, height: 4000 }, 'M')).toBeNull();
+  });
+});

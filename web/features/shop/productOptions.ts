@@ -6,7 +6,8 @@
 import { printAreaFor, type Area, type CatalogueProduct } from '../../../shared/catalogue/parse.ts';
 import { isMerchCategory } from '../../../shared/categories.ts';
 import type { CatalogueProductReply } from '../../../shared/schemas/catalogue.ts';
-import type { Size } from '../../../shared/print.ts';
+import { printStatus, type PrintStatus, type Size } from '../../../shared/print.ts';
+import { PRINT_TARGETS } from '../../components/print-crop/printTargets.ts';
 import { LOW_DPI_THRESHOLD, printQuality, unitPriceCents, type PrintQuality } from '../../../shared/shop/pricing.ts';
 import { defaultVariant, variantId, type VariantChoice } from '../../../shared/shop/variants.ts';
 import { shapeOf, type MockupShape } from './mockupShapes.ts';
@@ -73,4 +74,17 @@ export function printQualityNote(quality: Pick<PrintQuality, 'dpi' | 'level'>): 
     };
   }
   return { tone: 'ok', text: quality.level === 'excellent' ? `Print quality: ${quality.dpi} DPI` : `Print quality: ${quality.dpi} DPI (good)` };
+}
+
+/**
+ * A photo print size (4x6, 5x7, 8x10, 11x14) has the crop tool's minimum pixel size: the image
+ * must meet both the width and the height minimum, in either orientation. Null for other sizes.
+ */
+export function photoPrintStatus(image: Size, size: string | null): { status: PrintStatus; min: Size } | null {
+  const target = size ? PRINT_TARGETS.find((t) => t.target === size) : undefined;
+  if (!target) return null;
+  const min = { width: target.minWidthPx, height: target.minHeightPx };
+  // A landscape thumbnail prints a landscape photo: compare the long side with the long minimum.
+  const upright = image.width > image.height ? { width: image.height, height: image.width } : image;
+  return { status: printStatus(upright, target), min };
 }

@@ -38,6 +38,8 @@ describe('screenshot choices', () => {
     const choices = screenshotChoices(merch({ screenshots: ['/media/screenshots/t.jpg', '/media/screenshots/b.jpg'] }));
     expect(choices.map((c) => c.selection)).toEqual(['thumbnail', 1]);
     expect(defaultSelection(choices)).toBe(1);
+    expect(defaultSelection(choices, 'thumbnails')).toBe('thumbnail');
+    expect(defaultSelection(choices, 'mugs')).toBe(1);
   });
 
   it('start on the thumbnail when there is nothing else, and offer nothing without images', () => {

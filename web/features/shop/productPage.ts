@@ -30,8 +30,12 @@ export function screenshotChoices(product: MerchProductReply): ScreenshotChoice[
   return choices;
 }
 
-/** The first captured screenshot when there is one, else the thumbnail. */
-export function defaultSelection(choices: readonly ScreenshotChoice[]): ScreenshotSelection | null {
+/**
+ * The first captured screenshot when there is one, else the thumbnail. The thumbnails category
+ * sells photo prints of the video's thumbnail, so there the thumbnail comes first.
+ */
+export function defaultSelection(choices: readonly ScreenshotChoice[], category: string | null = null): ScreenshotSelection | null {
+  if (category === 'thumbnails' && choices.some((c) => c.selection === 'thumbnail')) return 'thumbnail';
   return choices.find((c) => c.selection !== 'thumbnail')?.selection ?? choices[0]?.selection ?? null;
 }
 
