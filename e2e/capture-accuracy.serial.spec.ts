@@ -11,7 +11,7 @@ import { makeQaClips, QA_CLIPS } from '../scripts/qa-clips.ts';
 import { sameSite } from './support/accounts.ts';
 import { signInAsCreator } from './support/creators.ts';
 import { readSlotImage, screenshotImages, seekToFrame, selectScreenshotButton } from './support/qaCapture.ts';
-import { decodeRgba, displaySizeOf, frameIndexOf, lumaPsnr, referenceFrame } from './support/qaFrames.ts';
+import { decodeRgba, displaySizeOf, frameIndexOf, lumaPsnr, referenceFrame } from '../scripts/qa-frames.ts';
 import { uploadQaClip, type UploadedClip } from './support/qaUpload.ts';
 
 /** A frame in every clip that is not a keyframe (keyframes fall every second). */

@@ -3,7 +3,7 @@ import { ERROR_CODES } from '../../shared/schemas/common.ts';
 import { browseProductsRoute, CREATE_PRODUCT_BODY_LIMIT, createProductRoute, PRODUCT_MESSAGES, productRoute } from '../../shared/schemas/products.ts';
 import { FailureLimiter } from '../auth/rate-limit.ts';
 import { AppError } from '../errors.ts';
-import { toCatalogueReply } from '../services/catalogue.ts';
+import { catalogueReplies } from '../services/catalogue.ts';
 import { createMerchProduct, findMerchProduct } from '../services/merch.ts';
 import { storedVideoKey } from '../services/media-urls.ts';
 
@@ -37,7 +37,7 @@ const products: FastifyPluginAsyncTypebox = async (app) => {
     ...browseProductsRoute,
     handler: async (request, reply) => {
       const category = request.query.category && request.query.category !== 'all' ? request.query.category : null;
-      const list = app.catalogue.products.filter((p) => !category || p.category === category).map(toCatalogueReply);
+      const list = catalogueReplies(app.catalogue, category);
       void reply.header('cache-control', 'no-cache');
       return { success: true as const, product: null, products: list, category, img_url: null };
     },
@@ -49,7 +49,7 @@ const products: FastifyPluginAsyncTypebox = async (app) => {
       const product = await findMerchProduct(app.db, request.params.productId);
       if (!product) throw new AppError(404, ERROR_CODES.NOT_FOUND, PRODUCT_MESSAGES.productNotFound);
       const category = product.category;
-      const list = app.catalogue.products.filter((p) => !category || p.category === category).map(toCatalogueReply);
+      const list = catalogueReplies(app.catalogue, category);
       void reply.header('cache-control', 'no-cache');
       return { success: true as const, product, products: list, category, img_url: product.screenshots[0] ?? product.thumbnail_url };
     },

@@ -2,8 +2,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseCatalogue, type Catalogue, type CatalogueProduct } from '../../shared/catalogue/parse.ts';
-import type { CatalogueProductReply } from '../../shared/schemas/catalogue.ts';
+import { parseCatalogue, type Catalogue } from '../../shared/catalogue/parse.ts';
+import { toCatalogueReply, type CatalogueProductReply } from '../../shared/schemas/catalogue.ts';
 
 const DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../shared/catalogue');
 
@@ -16,18 +16,7 @@ export async function readCatalogue(dir = DIR): Promise<Catalogue> {
   });
 }
 
-export function toCatalogueReply(p: CatalogueProduct): CatalogueProductReply {
-  const area = (a: { widthIn: number; heightIn: number }) => ({ width_in: a.widthIn, height_in: a.heightIn });
-  return {
-    sku: p.sku,
-    name: p.name,
-    category: p.category,
-    price_cents: p.priceCents,
-    size_surcharges_cents: p.sizeSurchargesCents,
-    sizes: p.sizes,
-    colours: p.colours,
-    handle_colours: p.handleColours,
-    print_area: area(p.printAreas.front),
-    print_area_by_size: Object.fromEntries(Object.entries(p.printAreas.bySize).map(([s, a]) => [s, area(a)])),
-  };
+/** The catalogue products of a category (all of them for null), as the API sends them. */
+export function catalogueReplies(catalogue: Catalogue, category: string | null): CatalogueProductReply[] {
+  return catalogue.products.filter((p) => !category || p.category === category).map(toCatalogueReply);
 }

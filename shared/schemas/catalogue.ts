@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import type { CatalogueProduct } from '../catalogue/parse.ts';
 import { MERCH_CATEGORIES } from '../categories.ts';
 import { errorReplies } from './common.ts';
 import { defineRoute } from './route.ts';
@@ -18,6 +19,23 @@ export const CatalogueProductReply = Type.Object({
   print_area_by_size: Type.Record(Type.String(), AreaIn),
 });
 export type CatalogueProductReply = Static<typeof CatalogueProductReply>;
+
+/** A catalogue product as the API sends it (the shape the shop's pages read). */
+export function toCatalogueReply(p: CatalogueProduct): CatalogueProductReply {
+  const area = (a: { widthIn: number; heightIn: number }) => ({ width_in: a.widthIn, height_in: a.heightIn });
+  return {
+    sku: p.sku,
+    name: p.name,
+    category: p.category,
+    price_cents: p.priceCents,
+    size_surcharges_cents: p.sizeSurchargesCents,
+    sizes: p.sizes,
+    colours: p.colours,
+    handle_colours: p.handleColours,
+    print_area: area(p.printAreas.front),
+    print_area_by_size: Object.fromEntries(Object.entries(p.printAreas.bySize).map(([s, a]) => [s, area(a)])),
+  };
+}
 
 export const catalogueRoute = defineRoute({
   method: 'GET',

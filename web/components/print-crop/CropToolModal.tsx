@@ -1,8 +1,9 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { CropRect } from '../../../shared/print.ts';
 import { Modal } from '../../components/Modal.tsx';
 import { isAbortError } from '../../lib/ApiError.ts';
-import { CORNER_HANDLES, cropToPercent, dragCrop, formatPixelSize, imageScale, initialCrop, nudgeCrop, type CropHandle } from './cropGeometry.ts';
+import { CORNER_HANDLES, cropToPercent, formatPixelSize, imageScale, initialCrop } from './cropGeometry.ts';
+import { useCropBoxHandlers } from './useCropBoxHandlers.ts';
 import { cropToPng, makePrintFile, type ImageResult } from './printProcessing.ts';
 import { DEFAULT_PRINT_AREA_ID, PRINT_AREAS, printArea, targetRows } from './printTargets.ts';
 import { CROP_FAILED_MESSAGE, CROP_TOOL_TITLE, featherErrorMessage } from './printToolMessages.ts';
@@ -17,17 +18,6 @@ interface CropToolModalProps {
   onDone: (result: CropToolResult) => void;
 }
 
-interface Drag {
-  handle: CropHandle;
-  start: CropRect;
-  clientX: number;
-  clientY: number;
-  /** Image pixels per display pixel when the drag began. */
-  scale: number;
-}
-
-const isHandle = (value: string | undefined): value is CropHandle => value === 'move' || (CORNER_HANDLES as readonly string[]).includes(value ?? '');
-
 /** 'Simple Print Crop Tool': a movable, resizable crop box over the image, print-target checks and the two actions. */
 export function CropToolModal({ image, onCancel, onDone }: CropToolModalProps) {
   const size = { width: image.width, height: image.height };
@@ -36,7 +26,6 @@ export function CropToolModal({ image, onCancel, onDone }: CropToolModalProps) {
   const [working, setWorking] = useState<'crop' | 'print' | null>(null);
   const [error, setError] = useState<string | null>(null);
   const imgRef = useRef<HTMLImageElement>(null);
-  const dragRef = useRef<Drag | null>(null);
   const abortRef = useRef<AbortController | null>(null);
   const hintId = useId();
 
@@ -48,41 +37,13 @@ export function CropToolModal({ image, onCancel, onDone }: CropToolModalProps) {
     onCancel();
   };
 
-  const onPointerDown = (event: PointerEvent<HTMLDivElement>) => {
-    if (event.button !== 0 || working) return;
-    const handle = (event.target as HTMLElement).closest<HTMLElement>('[data-handle]')?.dataset.handle;
-    if (!isHandle(handle) || !imgRef.current) return;
-    event.preventDefault();
-    event.currentTarget.setPointerCapture(event.pointerId);
-    event.currentTarget.focus();
-    dragRef.current = {
-      handle,
-      start: crop,
-      clientX: event.clientX,
-      clientY: event.clientY,
-      scale: imageScale(size, imgRef.current.getBoundingClientRect().width),
-    };
-  };
-
-  const onPointerMove = (event: PointerEvent<HTMLDivElement>) => {
-    const drag = dragRef.current;
-    if (!drag) return;
-    const dx = (event.clientX - drag.clientX) * drag.scale;
-    const dy = (event.clientY - drag.clientY) * drag.scale;
-    setCrop(dragCrop(drag.start, drag.handle, dx, dy, size));
-  };
-
-  const endDrag = () => {
-    dragRef.current = null;
-  };
-
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (working) return;
-    const next = nudgeCrop(crop, event.key, event.shiftKey, size);
-    if (!next) return;
-    event.preventDefault();
-    setCrop(next);
-  };
+  const handlers = useCropBoxHandlers({
+    rect: crop,
+    bounds: size,
+    onChange: setCrop,
+    disabled: working !== null,
+    measure: () => (imgRef.current ? { scale: imageScale(size, imgRef.current.getBoundingClientRect().width) } : null),
+  });
 
   const run = async (kind: 'crop' | 'print') => {
     abortRef.current?.abort();
@@ -111,11 +72,7 @@ export function CropToolModal({ image, onCancel, onDone }: CropToolModalProps) {
         <div className="crop-tool__editor">
           <div
             className="crop-tool__stage"
-            onPointerDown={onPointerDown}
-            onPointerMove={onPointerMove}
-            onPointerUp={endDrag}
-            onPointerCancel={endDrag}
-            onKeyDown={onKeyDown}
+            {...handlers}
             tabIndex={-1}
           >
             <img ref={imgRef} className="crop-tool__image" src={image.url} alt="Image to crop" draggable={false} />

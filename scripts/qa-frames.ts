@@ -1,13 +1,13 @@
 /**
  * Frame-accuracy helpers for the QA clips (scripts/qa-clips.ts): ffmpeg's own decode of frame N
  * as the reference, decoded pixels of a captured JPEG, and PSNR between two images. Used by the
- * capture-accuracy spec and bench:capture.
+ * capture-accuracy spec and the server capture test (api/media/capture.test.ts).
  */
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
-import { QA_CLIPS_DIR, readFrameIndex, type QaClip } from '../../scripts/qa-clips.ts';
+import { QA_CLIPS_DIR, readFrameIndex, type QaClip } from './qa-clips.ts';
 
 const run = promisify(execFile);
 
