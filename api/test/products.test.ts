@@ -26,7 +26,8 @@ beforeAll(async () => {
   const card = (await t.app.inject({ url: '/api/videos?limit=1' })).json().videos[0];
   const detail = (await t.app.inject({ url: `/api/videos/${card.id}` })).json().video;
   const row = await t.db.selectFrom('videos').select('user_id').where('id', '=', card.id).executeTakeFirstOrThrow();
-  video = { id: card.id, video_url: detail.video_url, user_id: row.user_id, channel_title: detail.channelTitle ?? card.channelTitle, title: detail.title };
+  const owner = await t.db.selectFrom('users').select('display_name').where('id', '=', row.user_id).executeTakeFirstOrThrow();
+  video = { id: card.id, video_url: detail.video_url, user_id: row.user_id, channel_title: owner.display_name, title: detail.title };
   const user = await createUser(t.db, { email: 'buyer@example.com', displayName: 'Buyer', role: 'customer', emailVerified: true });
   const session = await createSession(t.db, user.id, 1, {});
   buyer = { id: user.id, cookie: `${SESSION_COOKIE}=${session.token}` };
@@ -73,7 +74,7 @@ describe('POST /api/create-product', () => {
     expect(row.creator_id).toBe(video.user_id);
     expect(row.created_by).toBe(buyer.id);
     expect(row.video_title).toBe(video.title);
-    expect(row.creator_name).not.toBe('Somebody Else');
+    expect(row.creator_name).toBe(video.channel_title);
     expect(row.screenshot_timestamp_ms).toBe(1250);
 
     const after = await storedState();
