@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { printFileSize } from '../print.ts';
-import { crop, feather, resampleLanczos3, type RgbaImage } from './image.ts';
+import { crop, feather, resampleLanczos3, resampleLanczos3Rows, type RgbaImage } from './image.ts';
 
 let photo: RgbaImage;
 
@@ -100,6 +100,21 @@ describe('resampleLanczos3', () => {
       .raw()
       .toBuffer();
     expect(psnr(ours.data, theirs)).toBeGreaterThanOrEqual(35);
+  });
+
+  it('gives the same bytes when computed in bands of rows, for enlarging and shrinking', () => {
+    for (const [w, h, cuts] of [[900, 700, [1, 233, 350, 699]], [213, 120, [60]], [640, 1001, [500, 501]]] as const) {
+      const whole = resampleLanczos3(photo, w, h);
+      const edges = [0, ...cuts, h];
+      const joined = new Uint8ClampedArray(w * h * 4);
+      for (let i = 0; i + 1 < edges.length; i++) {
+        const band = resampleLanczos3Rows(photo, w, h, edges[i]!, edges[i + 1]!);
+        expect(band.height).toBe(edges[i + 1]! - edges[i]!);
+        joined.set(band.data, edges[i]! * w * 4);
+      }
+      expect(Buffer.compare(Buffer.from(joined.buffer), Buffer.from(whole.data.buffer)), `${w}x${h}`).toBe(0);
+    }
+    expect(() => resampleLanczos3Rows(photo, 10, 10, 5, 5)).toThrow(RangeError);
   });
 
   it('never stretches: the print size keeps the aspect ratio of any crop', () => {

@@ -126,22 +126,36 @@ function taps(inSize: number, outSize: number): Taps {
  * local variables, which the JIT keeps in registers; other sizes take the general loop.
  */
 export function resampleLanczos3(image: RgbaImage, width: number, height: number): RgbaImage {
+  return resampleLanczos3Rows(image, width, height, 0, height);
+}
+
+/**
+ * Rows [y0, y1) of resampleLanczos3(image, width, height), computed from only the source rows
+ * they need: several workers each take a band and the bands put together are the whole image,
+ * byte for byte.
+ */
+export function resampleLanczos3Rows(image: RgbaImage, width: number, height: number, y0: number, y1: number): RgbaImage {
+  if (!(y0 >= 0 && y1 <= height && y0 < y1)) throw new RangeError(`rows ${y0}-${y1} are outside 0-${height}`);
+  const v = taps(image.height, height);
+  // The source rows the band's output rows read.
+  const first = v.start[y0]!;
+  const last = v.start[y1 - 1]! + v.n;
   const src = image.data;
   const inW = image.width;
-  const inH = image.height;
-  const pre = new Float32Array(inW * inH * 4);
-  for (let i = 0; i < src.length; i += 4) {
+  const pre = new Float32Array(inW * (last - first) * 4);
+  for (let i = first * inW * 4, j = 0; j < pre.length; i += 4, j += 4) {
     const alpha = src[i + 3]!;
     const a = alpha / 255;
-    pre[i] = src[i]! * a;
-    pre[i + 1] = src[i + 1]! * a;
-    pre[i + 2] = src[i + 2]! * a;
-    pre[i + 3] = alpha;
+    pre[j] = src[i]! * a;
+    pre[j + 1] = src[i + 1]! * a;
+    pre[j + 2] = src[i + 2]! * a;
+    pre[j + 3] = alpha;
   }
-  const mid = new Float32Array(width * inH * 4);
-  horizontal(pre, inW, inH, mid, taps(inW, width));
-  const out = createImage(width, height);
-  vertical(mid, width, out.data, taps(inH, height));
+  const mid = new Float32Array(width * (last - first) * 4);
+  horizontal(pre, inW, last - first, mid, taps(inW, width));
+  const out = createImage(width, y1 - y0);
+  const band: Taps = { start: v.start.subarray(y0, y1).map((s) => s - first), weights: v.weights.subarray(y0 * v.n, y1 * v.n), n: v.n };
+  vertical(mid, width, out.data, band);
   return out;
 }
 
