@@ -12,6 +12,7 @@ import { printFileSize, type Size } from '../shared/print.ts';
 import type { ReplyOf } from '../shared/schemas/route.ts';
 import type { feedRoute, videoRoute } from '../shared/schemas/videos.ts';
 import { CROP_TOOL_TITLE, FEATHER_SUCCESS_MESSAGE, PRINT_DOWNLOAD_NAME } from '../web/components/print-crop/printToolMessages.ts';
+import { storedScreenshot } from './support/qaCapture.ts';
 
 type Video = ReplyOf<typeof videoRoute>['video'];
 
@@ -149,7 +150,12 @@ test('six screenshots, the limit, delete, crop on the player, print file, and a 
     await expect(img).toHaveAttribute('data-source', /^(canvas|wasm|server)$/);
     await expect(shots(page)).toHaveCount(i + 2);
     expect(Number(await img.getAttribute('data-timestamp'))).toBeCloseTo(t, 1);
-    expect(await naturalSize(img)).toEqual({ width: facts.width, height: facts.height });
+    // The slot shows a small preview of the frame; the record keeps the frame at the video's own size.
+    const stored = await storedScreenshot(page, i + 2);
+    expect({ width: stored.width, height: stored.height }).toEqual({ width: facts.width, height: facts.height });
+    expect(stored.timestamp).toBe(Number(await img.getAttribute('data-timestamp')));
+    expect(stored.preview).toEqual(await naturalSize(img));
+    expect(stored.preview!.width).toBeLessThanOrEqual(facts.width);
     await expect(selectScreenshot(page)).toBeEnabled();
     // More than one screenshot: the pulse moves to step 3.
     await expect(step(page, 3)).toHaveAttribute('aria-current', 'step');
@@ -157,9 +163,11 @@ test('six screenshots, the limit, delete, crop on the player, print file, and a 
   }
   await expect(page.getByText('No screenshot')).toHaveCount(0);
 
-  // Six different pictures.
+  // Six different pictures, on screen and stored.
   const digests = await Promise.all(Array.from({ length: MAX_SCREENSHOTS }, (_, i) => imageDigest(shot(page, i + 1))));
   expect(new Set(digests).size).toBe(MAX_SCREENSHOTS);
+  const storedDigests = await Promise.all(Array.from({ length: MAX_SCREENSHOTS }, async (_, i) => (await storedScreenshot(page, i + 1)).digest));
+  expect(new Set(storedDigests).size).toBe(MAX_SCREENSHOTS);
 
   // A seventh is refused with the spec's message in a red toast.
   await selectScreenshot(page).click();
@@ -179,6 +187,13 @@ test('six screenshots, the limit, delete, crop on the player, print file, and a 
     .toBe('revoked');
   // The toast goes by itself.
   await expect(toast).toBeHidden({ timeout: 6_000 });
+
+  // The print crop tool on a captured frame works on the full-resolution frame, not the slot's preview.
+  await page.getByRole('button', { name: 'Crop screenshot 2', exact: true }).click();
+  const frameTool = page.getByRole('dialog', { name: CROP_TOOL_TITLE });
+  expect(await naturalSize(frameTool.getByRole('img', { name: 'Image to crop' }))).toEqual({ width: facts.width, height: facts.height });
+  await frameTool.getByRole('button', { name: 'Cancel', exact: true }).click();
+  await expect(frameTool).toBeHidden();
 
   // Crop mode: the default box is 200 display pixels square, centred on the picture.
   await seek(page, times[2]!);

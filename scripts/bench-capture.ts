@@ -1,8 +1,9 @@
 /**
  * Capture latency as a viewer feels it: from the click on Select Screenshot to the new screenshot
- * decoded in its slot, measured inside the page (a capturing click listener and a MutationObserver
- * on the screenshots list, both on performance.now()), on the built app served by its own server
- * with a fresh data directory, in headless chromium. Paths: canvas at 720p and 1080p, ffmpeg.wasm
+ * painted in its slot, and, beside it, to the full-resolution image stored in the pending merch
+ * record (IndexedDB), which a canvas capture finishes after its slot shows a preview. Measured
+ * inside the page (see INSTRUMENT), on the built app served by its own server with a fresh data
+ * directory, in headless chromium. Paths: canvas at 720p and 1080p, ffmpeg.wasm
  * cold (a fresh browser context: core download and start included) and warm, and the server.
  *
  *   npm run bench:capture
@@ -58,29 +59,74 @@ async function startServer(dataDir: string, port: number): Promise<ChildProcess>
 }
 
 /**
- * Records click-to-slot-filled times in the page: window.captureBench.samples. Given as source
- * text, so the runner's transpiler adds no helpers of its own to code that runs in the page.
+ * Records, for each capture, in the page (performance.now()): window.captureBench.samples of
+ *   slot:   click on Select Screenshot -> the new slot's image painted on screen (Element Timing's
+ *           renderTime for the <img>; where no entry comes, decode() then the next frame);
+ *   stored: click -> the record holding the new screenshot's full-resolution image committed to
+ *           IndexedDB (the put of the pending merch record whose screenshot N has its image,
+ *           seen through IDBObjectStore.prototype.put, timed at its transaction's complete);
+ *   size:   that stored image's decoded pixel size (checked afterwards, outside the timings).
+ * Given as source text, so the runner's transpiler adds no helpers of its own to code that runs
+ * in the page.
  */
 const INSTRUMENT = `(() => {
   const list = document.querySelector('ul[aria-label="Screenshots"]');
   if (!list) throw new Error('no screenshots list');
-  const state = { clickAt: 0, expect: 0, samples: [], done: new Set() };
+  const state = { current: null, samples: [] };
   window.captureBench = state;
+  const finish = (p) => {
+    if (p.slot !== null && p.stored !== null && p.size !== null && !p.reported) {
+      p.reported = true;
+      state.samples.push({ slot: p.slot, stored: p.stored, size: p.size, painted: !p.fallback });
+    }
+  };
   document.addEventListener('click', (e) => {
     const button = e.target instanceof Element ? e.target.closest('button') : null;
     if (!button || button.textContent.trim() !== 'Select Screenshot') return;
-    state.clickAt = performance.now();
-    state.expect = list.querySelectorAll('img').length + 1;
+    state.current = { clickAt: performance.now(), expect: list.querySelectorAll('img').length + 1, img: null, slot: null, stored: null, size: null, storedSeen: false, reported: false };
   }, true);
+  new PerformanceObserver((entries) => {
+    for (const entry of entries.getEntries()) {
+      const p = state.current;
+      if (!p || !p.img || entry.element !== p.img || p.slot !== null) continue;
+      p.slot = (entry.renderTime || entry.loadTime) - p.clickAt;
+      finish(p);
+    }
+  }).observe({ type: 'element', buffered: false });
   new MutationObserver(() => {
-    if (!state.clickAt) return;
-    const img = list.querySelector('img[alt="Screenshot ' + state.expect + '"]');
-    if (!img || !img.src.startsWith('blob:') || state.done.has(img.src)) return;
-    state.done.add(img.src);
-    const clickAt = state.clickAt;
-    state.clickAt = 0;
-    img.decode().then(() => state.samples.push(performance.now() - clickAt));
+    const p = state.current;
+    if (!p || p.img) return;
+    const img = list.querySelector('img[alt="Screenshot ' + p.expect + '"]');
+    if (!img || !img.src.startsWith('blob:')) return;
+    p.img = img;
+    // Before the image has loaded (a blob: URL loads asynchronously), so its paint is reported.
+    img.setAttribute('elementtiming', 'capture-bench');
+    img.decode().then(() => setTimeout(() => {
+      if (p.slot !== null) return;
+      // No Element Timing entry: the frame after the decode is the one that shows it.
+      requestAnimationFrame(() => setTimeout(() => {
+        if (p.slot === null) { p.slot = performance.now() - p.clickAt; p.fallback = true; finish(p); }
+      }, 0));
+    }, 500));
   }).observe(list, { subtree: true, childList: true, attributes: true, attributeFilter: ['src'] });
+  const put = IDBObjectStore.prototype.put;
+  IDBObjectStore.prototype.put = function (value, key) {
+    const request = put.call(this, value, key);
+    const p = state.current;
+    const shot = p && !p.storedSeen && this.name === 'records' && value && Array.isArray(value.screenshots) ? value.screenshots[p.expect - 1] : null;
+    if (shot && shot.blob instanceof Blob) {
+      p.storedSeen = true;
+      this.transaction.addEventListener('complete', () => {
+        p.stored = performance.now() - p.clickAt;
+        createImageBitmap(shot.blob).then((b) => {
+          p.size = b.width + 'x' + b.height;
+          b.close();
+          finish(p);
+        });
+      });
+    }
+    return request;
+  };
 })()`;
 
 async function instrument(page: Page): Promise<void> {
@@ -98,8 +144,16 @@ async function openVideo(page: Page, base: string, video: UploadedClip, query = 
   await instrument(page);
 }
 
+interface Sample {
+  slot: number;
+  stored: number;
+  size: string;
+  /** The slot time came from Element Timing (else from decode() and the next frame). */
+  painted: boolean;
+}
+
 /** One capture of a different paused frame each time: the in-page milliseconds and the path that made it. */
-async function captureOnce(page: Page, video: UploadedClip, i: number): Promise<{ ms: number; source: string | null }> {
+async function captureOnce(page: Page, video: UploadedClip, i: number): Promise<Sample & { source: string | null }> {
   const { fps, seconds } = video.clip;
   const frame = 5 + ((i * 7) % (fps * seconds - 10));
   await page.locator('video').evaluate(
@@ -111,18 +165,19 @@ async function captureOnce(page: Page, video: UploadedClip, i: number): Promise<
       }),
     (frame + 0.5) / fps,
   );
-  const count = await page.evaluate(() => (window as unknown as { captureBench: { samples: number[] } }).captureBench.samples.length);
+  const count = await page.evaluate(() => (window as unknown as { captureBench: { samples: Sample[] } }).captureBench.samples.length);
   await page.getByRole('button', { name: 'Select Screenshot', exact: true }).click();
+  // Both the slot and the stored full-resolution image, before the slot is deleted again.
   const handle = await page.waitForFunction(
-    (n) => (window as unknown as { captureBench: { samples: number[] } }).captureBench.samples[n],
+    (n) => (window as unknown as { captureBench: { samples: Sample[] } }).captureBench.samples[n],
     count,
     { timeout: 60_000 },
   );
-  const ms = (await handle.jsonValue()) as number;
+  const sample = (await handle.jsonValue()) as Sample;
   const source = await page.locator('ul[aria-label="Screenshots"] img').last().getAttribute('data-source');
   await page.getByRole('button', { name: /^Delete screenshot \d+$/ }).last().click();
   await page.waitForFunction(() => document.querySelectorAll('ul[aria-label="Screenshots"] img').length === 1);
-  return { ms, source };
+  return { ...sample, source };
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -132,22 +187,31 @@ function percentile(sorted: number[], p: number): number {
 
 interface Row {
   name: string;
-  samples: number[];
+  slot: number[];
+  stored: number[];
+  /** Samples whose slot time is Element Timing's paint time. */
+  painted: number;
 }
 
-async function series(browser: Browser, base: string, video: UploadedClip, query: string, expected: string, n: number, warmup: number): Promise<number[]> {
+async function series(browser: Browser, base: string, video: UploadedClip, query: string, expected: string, n: number, warmup: number): Promise<Omit<Row, 'name'>> {
   // Without the service worker: a cold start then fetches the ffmpeg core from the server, as a
   // first visit does, and no background precaching competes with the measurement.
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
   const page = await context.newPage();
   page.on('console', (m) => m.text().startsWith('Screenshot:') && console.log(`  (page) ${m.text()}`));
   await openVideo(page, base, video, query);
-  const out: number[] = [];
+  const out: Omit<Row, 'name'> = { slot: [], stored: [], painted: 0 };
+  const fullSize = `${video.clip.width}x${video.clip.height}`;
   for (let i = 0; i < warmup + n; i++) {
-    const { ms, source } = await captureOnce(page, video, i);
-    // Every capture must come from the path measured.
+    const { slot, stored, size, painted, source } = await captureOnce(page, video, i);
+    // Every capture must come from the path measured, and the record must keep the full frame.
     if (source !== expected) throw new Error(`${video.clip.name}${query}: a capture came from ${source}, not ${expected}`);
-    if (i >= warmup) out.push(ms);
+    if (size !== fullSize) throw new Error(`${video.clip.name}${query}: the record stored a ${size} image, not ${fullSize}`);
+    if (i >= warmup) {
+      out.slot.push(slot);
+      out.stored.push(stored);
+      if (painted) out.painted++;
+    }
   }
   await context.close();
   return out;
@@ -178,27 +242,42 @@ async function main() {
 
     const rows: Row[] = [];
     console.log(`Measuring (${SAMPLES} samples a path, ${COLD_SAMPLES} cold wasm starts)...`);
-    rows.push({ name: 'canvas 720p', samples: await series(browser, base, clip720, '', 'canvas', SAMPLES, 2) });
-    rows.push({ name: 'canvas 1080p', samples: await series(browser, base, clip1080, '', 'canvas', SAMPLES, 2) });
-    const cold: number[] = [];
-    for (let i = 0; i < COLD_SAMPLES; i++) cold.push(...(await series(browser, base, clip720, '?capture=wasm', 'wasm', 1, 0)));
-    rows.push({ name: 'ffmpeg.wasm cold 720p', samples: cold });
-    rows.push({ name: 'ffmpeg.wasm warm 720p', samples: await series(browser, base, clip720, '?capture=wasm', 'wasm', SAMPLES, 1) });
-    rows.push({ name: 'ffmpeg.wasm warm 1080p', samples: await series(browser, base, clip1080, '?capture=wasm', 'wasm', SAMPLES, 1) });
-    rows.push({ name: 'server 720p', samples: await series(browser, base, clip720, '?capture=server', 'server', SAMPLES, 1) });
-    rows.push({ name: 'server 1080p', samples: await series(browser, base, clip1080, '?capture=server', 'server', SAMPLES, 1) });
+    rows.push({ name: 'canvas 720p', ...(await series(browser, base, clip720, '', 'canvas', SAMPLES, 2)) });
+    rows.push({ name: 'canvas 1080p', ...(await series(browser, base, clip1080, '', 'canvas', SAMPLES, 2)) });
+    const cold: Omit<Row, 'name'> = { slot: [], stored: [], painted: 0 };
+    for (let i = 0; i < COLD_SAMPLES; i++) {
+      const one = await series(browser, base, clip720, '?capture=wasm', 'wasm', 1, 0);
+      cold.slot.push(...one.slot);
+      cold.stored.push(...one.stored);
+      cold.painted += one.painted;
+    }
+    rows.push({ name: 'ffmpeg.wasm cold 720p', ...cold });
+    rows.push({ name: 'ffmpeg.wasm warm 720p', ...(await series(browser, base, clip720, '?capture=wasm', 'wasm', SAMPLES, 1)) });
+    rows.push({ name: 'ffmpeg.wasm warm 1080p', ...(await series(browser, base, clip1080, '?capture=wasm', 'wasm', SAMPLES, 1)) });
+    rows.push({ name: 'server 720p', ...(await series(browser, base, clip720, '?capture=server', 'server', SAMPLES, 1)) });
+    rows.push({ name: 'server 1080p', ...(await series(browser, base, clip1080, '?capture=server', 'server', SAMPLES, 1)) });
 
-    const stats = new Map(rows.map((r) => {
-      const sorted = [...r.samples].sort((a, b) => a - b);
-      return [r.name, { n: sorted.length, p50: percentile(sorted, 50), p95: percentile(sorted, 95) }];
-    }));
-    console.log('\nClick on Select Screenshot to the new screenshot decoded in its slot (ms, in the page; service worker off):');
-    for (const [name, s] of stats) console.log(`  ${name.padEnd(24)} p50 ${s.p50.toFixed(0).padStart(6)}   p95 ${s.p95.toFixed(0).padStart(6)}   (n=${s.n})`);
-    const canvas1080 = stats.get('canvas 1080p')!;
-    const server1080 = stats.get('server 1080p')!;
-    const warm = stats.get('ffmpeg.wasm warm 720p')!;
+    const summary = (samples: number[]) => {
+      const sorted = [...samples].sort((a, b) => a - b);
+      return { n: sorted.length, p50: percentile(sorted, 50), p95: percentile(sorted, 95) };
+    };
+    const stats = new Map(rows.map((r) => [r.name, { slot: summary(r.slot), stored: summary(r.stored), painted: r.painted }]));
+    const ms = (v: number) => v.toFixed(0).padStart(6);
+    console.log('\nFrom the click on Select Screenshot (ms, in the page; service worker off):');
+    console.log('  slot shown:  the new slot\'s image painted on screen (what the viewer sees)');
+    console.log('  full stored: the full-resolution image in the pending merch record, committed to IndexedDB');
+    console.log(`  ${'path'.padEnd(24)} ${'slot shown'.padStart(20)}   ${'full stored'.padStart(20)}`);
+    for (const [name, s] of stats) {
+      console.log(`  ${name.padEnd(24)} p50 ${ms(s.slot.p50)} p95 ${ms(s.slot.p95)}   p50 ${ms(s.stored.p50)} p95 ${ms(s.stored.p95)}   (n=${s.slot.n}, ${s.painted} by Element Timing)`);
+    }
+    const canvas720 = stats.get('canvas 720p')!.slot;
+    const canvas1080 = stats.get('canvas 1080p')!.slot;
+    const server720 = stats.get('server 720p')!.slot;
+    const server1080 = stats.get('server 1080p')!.slot;
+    const warm = stats.get('ffmpeg.wasm warm 720p')!.slot;
+    console.log(`\nServer round trip against the canvas slot shown (p50): 720p ${(server720.p50 / canvas720.p50).toFixed(1)}x, 1080p ${(server1080.p50 / canvas1080.p50).toFixed(1)}x`);
     const targets = [
-      [`canvas 1080p p50 <= 50 ms`, `${canvas1080.p50.toFixed(0)} ms`, canvas1080.p50 <= 50],
+      [`canvas 1080p p50 <= 50 ms (slot shown)`, `${canvas1080.p50.toFixed(0)} ms`, canvas1080.p50 <= 50],
       [`canvas >= 10x faster than the server (1080p p50)`, `${(server1080.p50 / canvas1080.p50).toFixed(1)}x`, server1080.p50 >= 10 * canvas1080.p50],
       [`ffmpeg.wasm warm p50 <= 250 ms (720p)`, `${warm.p50.toFixed(0)} ms`, warm.p50 <= 250],
     ] as const;

@@ -37,21 +37,91 @@ export async function seekToFrame(page: Page, seconds: number, fps: number): Pro
   );
 }
 
+export interface StoredScreenshot {
+  /** The full-resolution image the record keeps (what Make Merch sends and the crop tools cut). */
+  jpeg: Buffer;
+  width: number;
+  height: number;
+  /** SHA-256 of the image bytes. */
+  digest: string;
+  source: string;
+  timestamp: number | null;
+  /** The pixel size of the small preview kept beside it for the slot, if any. */
+  preview: { width: number; height: number } | null;
+}
+
+/**
+ * Screenshot `number` (1-based) as the pending merch record keeps it in IndexedDB, waiting until
+ * the record holds it: a capture's slot shows a small preview at once, and its full-resolution
+ * JPEG is stored right after. The database is only read, never created.
+ */
+export async function storedScreenshot(page: Page, number: number): Promise<StoredScreenshot> {
+  const found = await page.evaluate(async (n) => {
+    const read = async () => {
+      const dbs = await indexedDB.databases();
+      if (!dbs.some((d) => d.name === 'framemerch-pending-merch')) return null;
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const open = indexedDB.open('framemerch-pending-merch');
+        open.onsuccess = () => resolve(open.result);
+        open.onerror = () => reject(open.error);
+      });
+      try {
+        if (!db.objectStoreNames.contains('records')) return null;
+        return await new Promise<unknown>((resolve, reject) => {
+          const get = db.transaction('records').objectStore('records').get('current');
+          get.onsuccess = () => resolve(get.result);
+          get.onerror = () => reject(get.error);
+        });
+      } finally {
+        db.close();
+      }
+    };
+    type Shot = { blob: Blob; preview?: Blob; source: string; timestamp: number | null };
+    for (const until = Date.now() + 15_000; Date.now() < until; await new Promise((r) => setTimeout(r, 50))) {
+      const record = (await read()) as { screenshots?: Shot[] } | null;
+      const shot = record?.screenshots?.[n - 1];
+      if (!shot) continue;
+      const bytes = new Uint8Array(await shot.blob.arrayBuffer());
+      const bitmap = await createImageBitmap(shot.blob);
+      const previewBitmap = shot.preview ? await createImageBitmap(shot.preview) : null;
+      const digest = Array.from(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)), (b) => b.toString(16).padStart(2, '0')).join('');
+      let bin = '';
+      for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+      const out = {
+        b64: btoa(bin),
+        width: bitmap.width,
+        height: bitmap.height,
+        digest,
+        source: shot.source,
+        timestamp: shot.timestamp,
+        preview: previewBitmap ? { width: previewBitmap.width, height: previewBitmap.height } : null,
+      };
+      bitmap.close();
+      previewBitmap?.close();
+      return out;
+    }
+    return null;
+  }, number);
+  if (!found) throw new Error(`The stored pending merch has no screenshot ${number}`);
+  const { b64, ...rest } = found;
+  return { jpeg: Buffer.from(b64, 'base64'), ...rest };
+}
+
 export interface SlotImage {
   jpeg: Buffer;
   source: string | null;
   timestamp: number;
 }
 
-/** The bytes behind a screenshot slot's blob: URL, with what the slot says about them. */
+/**
+ * Screenshot `number` as the viewer has it: what its slot says (path, media time) and the
+ * full-resolution JPEG the record stores for it (the slot itself may show a small preview).
+ */
 export async function readSlotImage(page: Page, number: number): Promise<SlotImage> {
   const img = page.getByRole('img', { name: `Screenshot ${number}`, exact: true });
   await expect(img).toHaveAttribute('src', /^blob:/);
-  const { b64, source, timestamp } = await img.evaluate(async (el: HTMLImageElement) => {
-    const bytes = new Uint8Array(await (await fetch(el.src)).arrayBuffer());
-    let bin = '';
-    for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-    return { b64: btoa(bin), source: el.dataset.source ?? null, timestamp: Number(el.dataset.timestamp) };
-  });
-  return { jpeg: Buffer.from(b64, 'base64'), source, timestamp };
+  const { source, timestamp } = await img.evaluate((el: HTMLImageElement) => ({ source: el.dataset.source ?? null, timestamp: Number(el.dataset.timestamp) }));
+  const stored = await storedScreenshot(page, number);
+  expect({ source: stored.source, timestamp: stored.timestamp }, 'the stored screenshot is the one in the slot').toEqual({ source, timestamp });
+  return { jpeg: stored.jpeg, source, timestamp };
 }

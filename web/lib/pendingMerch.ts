@@ -8,6 +8,7 @@ import { createStore as createIdbStore, del, get, set as idbSet } from 'idb-keyv
 import { create } from 'zustand';
 import {
   addScreenshot,
+  completeScreenshot,
   deleteScreenshot,
   emptyRecord,
   parseStored,
@@ -39,7 +40,13 @@ export function idbPersistence(): PendingMerchPersistence {
   };
 }
 
-export type NewScreenshot = Omit<PendingScreenshot, 'id'>;
+/**
+ * A screenshot to add. `blob` may still be on its way (a capture's full-resolution JPEG being
+ * encoded): the slot then shows `preview` until it comes.
+ */
+export type NewScreenshot = Omit<PendingScreenshot, 'id' | 'blob'> & { blob: Blob | Promise<Blob> };
+/** A screenshot to add whose image is there already (the thumbnail). */
+export type ReadyScreenshot = NewScreenshot & { blob: Blob };
 
 export interface PendingMerchState {
   /** 'loading' while the stored record is read for the video being opened. */
@@ -50,10 +57,19 @@ export interface PendingMerchState {
    * Shows `video`'s record: the stored one when it belongs to this video, else a new one, into
    * which `seed()` (the thumbnail) is put when it arrives.
    */
-  open: (video: PendingVideo, seed: () => Promise<NewScreenshot | null>) => Promise<void>;
-  /** Appends a screenshot; false when the record is full (or no video is open). */
+  open: (video: PendingVideo, seed: () => Promise<ReadyScreenshot | null>) => Promise<void>;
+  /**
+   * Appends a screenshot; false when the record is full (or no video is open). One whose `blob`
+   * is a promise is shown at once and stored once the promise gives its image; when it fails,
+   * the screenshot is taken out again. Deleted in between, it stays deleted.
+   */
   add: (shot: NewScreenshot) => boolean;
   remove: (id: string) => void;
+  /**
+   * The record once every full-resolution image under way has arrived (or failed): what Make
+   * Merch sends. Resolves at once when none is under way.
+   */
+  whenComplete: () => Promise<PendingMerch | null>;
 }
 
 let nextId = 0;
@@ -61,6 +77,8 @@ const newId = () => `${Date.now().toString(36)}-${(nextId++).toString(36)}`;
 
 export function createPendingMerchStore(persistence: PendingMerchPersistence) {
   let saving: Promise<void> = Promise.resolve();
+  // Full-resolution images still on their way, each settling (never rejecting) once handled.
+  const encoding = new Set<Promise<void>>();
   // Each open() takes a ticket; answers for an older one are dropped.
   let ticket = 0;
 
@@ -107,7 +125,7 @@ export function createPendingMerchStore(persistence: PendingMerchPersistence) {
         commit(emptyRecord(video));
         set({ status: 'ready' });
 
-        let thumbnail: NewScreenshot | null = null;
+        let thumbnail: ReadyScreenshot | null = null;
         try {
           thumbnail = await seed();
         } catch {
@@ -119,12 +137,30 @@ export function createPendingMerchStore(persistence: PendingMerchPersistence) {
         if (seeded !== current) commit(seeded);
       },
 
-      add: (shot) => {
+      add: ({ blob, ...shot }) => {
         const record = getState().record;
         if (!record) return false;
-        const result = addScreenshot(record, { ...shot, id: newId() });
+        const id = newId();
+        const ready = blob instanceof Blob;
+        const result = addScreenshot(record, { ...shot, id, blob: ready ? blob : null });
         if (!result.ok) return false;
-        commit(result.record);
+        if (ready) {
+          commit(result.record);
+          return true;
+        }
+        // Shown now; nothing to store until the full image exists.
+        set({ record: result.record });
+        const arrived = blob.then(
+          (full) => {
+            const current = getState().record;
+            if (!current) return;
+            const next = completeScreenshot(current, id, full);
+            if (next !== current) commit(next);
+          },
+          () => getState().remove(id),
+        );
+        const settled = arrived.finally(() => encoding.delete(settled));
+        encoding.add(settled);
         return true;
       },
 
@@ -133,6 +169,11 @@ export function createPendingMerchStore(persistence: PendingMerchPersistence) {
         if (!record) return;
         const next = deleteScreenshot(record, id);
         if (next !== record) commit(next);
+      },
+
+      whenComplete: async () => {
+        while (encoding.size > 0) await Promise.all(encoding);
+        return getState().record;
       },
     };
   });

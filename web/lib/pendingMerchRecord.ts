@@ -15,8 +15,14 @@ const SOURCES: readonly string[] = ['canvas', 'wasm', 'server', 'thumbnail', 'cr
 export interface PendingScreenshot {
   /** Stable within the record: React keys and deletion. */
   id: string;
-  /** The image itself (JPEG or PNG), never a data URL. */
-  blob: Blob;
+  /**
+   * The image itself at full resolution (JPEG or PNG), never a data URL. Null only in memory,
+   * for the moment a capture's full-resolution JPEG is still being encoded (the slot shows the
+   * preview meanwhile); such a screenshot is not stored until it has it.
+   */
+  blob: Blob | null;
+  /** A small JPEG of the same picture for its slot; records from before previews have none. */
+  preview?: Blob;
   width: number;
   height: number;
   source: ScreenshotSource;
@@ -51,6 +57,10 @@ export function emptyRecord(video: PendingVideo): PendingMerch {
 
 export const isFull = (record: PendingMerch) => record.screenshots.length >= MAX_SCREENSHOTS;
 
+/** A screenshot whose full-resolution image exists. */
+export type CompleteScreenshot = PendingScreenshot & { blob: Blob };
+export const isComplete = (shot: PendingScreenshot): shot is CompleteScreenshot => shot.blob !== null;
+
 function latestTimestamp(screenshots: readonly PendingScreenshot[]): number | null {
   for (let i = screenshots.length - 1; i >= 0; i--) {
     const t = screenshots[i]?.timestamp;
@@ -77,14 +87,26 @@ export function seedThumbnail(record: PendingMerch, shot: PendingScreenshot): Pe
   return { ...record, screenshots: [shot, ...record.screenshots] };
 }
 
+/** Gives a screenshot still being encoded its full-resolution image; the same record when it is gone (deleted) or already has one. */
+export function completeScreenshot(record: PendingMerch, id: string, blob: Blob): PendingMerch {
+  const index = record.screenshots.findIndex((s) => s.id === id);
+  const shot = record.screenshots[index];
+  if (!shot || shot.blob) return record;
+  const screenshots = record.screenshots.with(index, { ...shot, blob });
+  return { ...record, screenshots };
+}
+
 export function deleteScreenshot(record: PendingMerch, id: string): PendingMerch {
   const screenshots = record.screenshots.filter((s) => s.id !== id);
   if (screenshots.length === record.screenshots.length) return record;
   return { ...record, screenshots, screenshot_timestamp: latestTimestamp(screenshots) };
 }
 
+/** The record as stored: only screenshots that have their full-resolution image. */
 export function toStored(record: PendingMerch): StoredPendingMerch {
-  return { ...record, version: PENDING_MERCH_VERSION };
+  const screenshots = record.screenshots.filter(isComplete);
+  if (screenshots.length === record.screenshots.length) return { ...record, version: PENDING_MERCH_VERSION };
+  return { ...record, screenshots, screenshot_timestamp: latestTimestamp(screenshots), version: PENDING_MERCH_VERSION };
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
@@ -94,10 +116,14 @@ const isTimestamp = (value: unknown): value is number | null => value === null |
 
 function parseScreenshot(value: unknown): PendingScreenshot | null {
   if (!isObject(value)) return null;
-  const { id, blob, width, height, source, timestamp } = value;
+  const { id, blob, preview, width, height, source, timestamp } = value;
   if (typeof id !== 'string' || id === '' || !(blob instanceof Blob)) return null;
+  // Records saved before previews existed have none: the slot shows the full image.
+  if (preview !== undefined && !(preview instanceof Blob)) return null;
   if (!isPositiveInt(width) || !isPositiveInt(height) || typeof source !== 'string' || !SOURCES.includes(source) || !isTimestamp(timestamp)) return null;
-  return { id, blob, width, height, source: source as ScreenshotSource, timestamp };
+  const shot: PendingScreenshot = { id, blob, width, height, source: source as ScreenshotSource, timestamp };
+  if (preview) shot.preview = preview;
+  return shot;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { CropRect, Size } from '../../../shared/print.ts';
 import { StatusMessage } from '../../components/StatusMessage.tsx';
 import { Toast } from '../../components/Toast.tsx';
 import { usePendingMerch } from '../../lib/pendingMerch.ts';
-import type { PendingScreenshot } from '../../lib/pendingMerchRecord.ts';
+import { isComplete, type CompleteScreenshot, type PendingScreenshot } from '../../lib/pendingMerchRecord.ts';
 import type { CropToolResult } from '../../components/print-crop/CropToolModal.tsx';
 import { formatPixelSize } from '../../components/print-crop/cropGeometry.ts';
 import type { ImageResult } from '../../components/print-crop/printProcessing.ts';
@@ -22,6 +22,8 @@ import { defaultVideoCrop, pictureRect } from './videoCrop.ts';
 import './CaptureWorkspace.css';
 
 const AuthModal = lazy(async () => ({ default: (await import('../../components/auth/AuthModal.tsx')).AuthModal }));
+const NO_SCREENSHOTS: readonly PendingScreenshot[] = [];
+
 const CropToolModal = lazy(async () => ({ default: (await import('../../components/print-crop/CropToolModal.tsx')).CropToolModal }));
 
 /**
@@ -33,7 +35,7 @@ export function CaptureWorkspace({ video, viewCount }: { video: VideoDetail; vie
   const videoRef = useRef<HTMLVideoElement>(null);
   const [videoSize, setVideoSize] = useState<Size | null>(null);
   const [cropRect, setCropRect] = useState<CropRect | null>(null);
-  const [cropTarget, setCropTarget] = useState<PendingScreenshot | null>(null);
+  const [cropTargetId, setCropTargetId] = useState<string | null>(null);
   const [print, setPrint] = useState<ImageResult | null>(null);
   const screenshotsTitleId = useId();
 
@@ -41,7 +43,12 @@ export function CaptureWorkspace({ video, viewCount }: { video: VideoDetail; vie
   const record = usePendingMerch((s) => s.record);
   const remove = usePendingMerch((s) => s.remove);
   const ready = status === 'ready' && record?.videoId === video.id;
-  const screenshots = ready ? record.screenshots : [];
+  const screenshots = ready ? record.screenshots : NO_SCREENSHOTS;
+  // The print crop tool works on the full-resolution image: it opens once that exists, and
+  // closes if the screenshot is deleted.
+  const cropTarget = screenshots.find((s): s is CompleteScreenshot => s.id === cropTargetId && isComplete(s)) ?? null;
+  const openCropTool = useCallback((shot: PendingScreenshot) => setCropTargetId(shot.id), []);
+  const closeCropTool = useCallback(() => setCropTargetId(null), []);
 
   const { busy, capture, applyCrop, add, toast, showError, dismissToast } = useCaptureActions({
     videoRef,
@@ -86,7 +93,7 @@ export function CaptureWorkspace({ video, viewCount }: { video: VideoDetail; vie
 
   const onCropToolDone = (result: CropToolResult) => {
     const source = cropTarget;
-    setCropTarget(null);
+    setCropTargetId(null);
     if (result.kind === 'print') {
       setPrint(result.image);
       return;
@@ -159,7 +166,7 @@ export function CaptureWorkspace({ video, viewCount }: { video: VideoDetail; vie
         <h2 className="video-page__shots-title" id={screenshotsTitleId}>
           Screenshots
         </h2>
-        <ScreenshotGrid screenshots={screenshots} loading={!ready} onDelete={remove} onCrop={setCropTarget} />
+        <ScreenshotGrid screenshots={screenshots} loading={!ready} onDelete={remove} onCrop={openCropTool} />
       </section>
 
       {print && <PrintFile image={print} onClose={() => setPrint(null)} />}
@@ -174,7 +181,7 @@ export function CaptureWorkspace({ video, viewCount }: { video: VideoDetail; vie
 
       {cropTarget && (
         <Suspense fallback={null}>
-          <SlotCropTool shot={cropTarget} onCancel={() => setCropTarget(null)} onDone={onCropToolDone} />
+          <SlotCropTool shot={cropTarget} onCancel={closeCropTool} onDone={onCropToolDone} />
         </Suspense>
       )}
     </article>
@@ -182,7 +189,7 @@ export function CaptureWorkspace({ video, viewCount }: { video: VideoDetail; vie
 }
 
 /** The Simple Print Crop Tool on one screenshot. */
-function SlotCropTool({ shot, onCancel, onDone }: { shot: PendingScreenshot; onCancel: () => void; onDone: (result: CropToolResult) => void }) {
+function SlotCropTool({ shot, onCancel, onDone }: { shot: CompleteScreenshot; onCancel: () => void; onDone: (result: CropToolResult) => void }) {
   const url = useObjectUrl(shot.blob);
   return <CropToolModal image={{ blob: shot.blob, url, width: shot.width, height: shot.height }} onCancel={onCancel} onDone={onDone} />;
 }

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { formatDuration } from '../../components/formatDuration.ts';
 import { MAX_SCREENSHOTS, type PendingScreenshot } from '../../lib/pendingMerchRecord.ts';
 import { useObjectUrl } from './useObjectUrl.ts';
@@ -18,24 +19,28 @@ const SOURCE_LABELS: Record<PendingScreenshot['source'], string> = {
   crop: 'Crop',
 };
 
-/** The six screenshot slots, filled in order; an empty slot says so. */
-export function ScreenshotGrid({ screenshots, loading, onDelete, onCrop }: ScreenshotGridProps) {
+/**
+ * The six screenshot slots, filled in order; an empty slot says so. A slot shows the
+ * screenshot's small preview when it has one (a capture's full-resolution JPEG may still be on
+ * its way; its Crop waits for it), else the image itself. Renders only when its props change.
+ */
+export const ScreenshotGrid = memo(function ScreenshotGrid({ screenshots, loading, onDelete, onCrop }: ScreenshotGridProps) {
   return (
     <ul className="shots" aria-label="Screenshots" aria-busy={loading || undefined}>
       {Array.from({ length: MAX_SCREENSHOTS }, (_, index) => {
         const shot = screenshots[index];
         return (
-          <li key={shot?.id ?? `empty-${index}`} className={`shots__slot${shot ? '' : ' shots__slot--empty'}`}>
+          <li key={shot?.id ?? `empty-${index}`} className={`shots__slot${shot ? '' : ' shots__slot--empty'}`} aria-busy={(shot && !shot.blob) || undefined}>
             {shot ? <FilledSlot shot={shot} number={index + 1} onDelete={onDelete} onCrop={onCrop} /> : <span className="shots__empty">No screenshot</span>}
           </li>
         );
       })}
     </ul>
   );
-}
+});
 
 function FilledSlot({ shot, number, onDelete, onCrop }: { shot: PendingScreenshot; number: number; onDelete: (id: string) => void; onCrop: (shot: PendingScreenshot) => void }) {
-  const url = useObjectUrl(shot.blob);
+  const url = useObjectUrl(shot.preview ?? shot.blob);
   const time = formatDuration(shot.timestamp);
   return (
     <>
@@ -56,7 +61,14 @@ function FilledSlot({ shot, number, onDelete, onCrop }: { shot: PendingScreensho
         </span>
       </span>
       <div className="shots__actions">
-        <button type="button" className="shots__action" aria-label={`Crop screenshot ${number}`} title="Crop for print" onClick={() => onCrop(shot)}>
+        <button
+          type="button"
+          className="shots__action"
+          aria-label={`Crop screenshot ${number}`}
+          title="Crop for print"
+          disabled={!shot.blob}
+          onClick={() => onCrop(shot)}
+        >
           Crop
         </button>
         <button type="button" className="shots__action shots__action--delete" aria-label={`Delete screenshot ${number}`} title="Delete" onClick={() => onDelete(shot.id)}>

@@ -1,7 +1,7 @@
-import type { NewScreenshot } from '../../lib/pendingMerch.ts';
+import type { ReadyScreenshot } from '../../lib/pendingMerch.ts';
 
 /** The video's thumbnail as the first screenshot; null when there is none or it is not an image. */
-export async function loadThumbnail(url: string | null): Promise<NewScreenshot | null> {
+export async function loadThumbnail(url: string | null): Promise<ReadyScreenshot | null> {
   if (!url) return null;
   const response = await fetch(url);
   if (!response.ok) return null;

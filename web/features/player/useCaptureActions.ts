@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
+import { startTransition, useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import type { CropRect } from '../../../shared/print.ts';
 import { isAbortError } from '../../lib/ApiError.ts';
 import { captureFrame, type CapturedFrame } from '../../lib/capture/captureChain.ts';
@@ -26,7 +26,8 @@ export interface ToastMessage {
 /**
  * Select Screenshot and the player's Apply Crop: one at a time, each capturing the frame on
  * screen through the capture chain and adding the result to the pending merch screenshots.
- * Leaving the page throws away work under way.
+ * A canvas capture fills its slot from a small preview at once; the next capture may start once
+ * its full-resolution JPEG is in the record. Leaving the page throws away work under way.
  */
 export function useCaptureActions({ videoRef, videoUrl, thumbnailUrl }: CaptureTarget) {
   const [busy, setBusy] = useState<Busy>(null);
@@ -67,7 +68,10 @@ export function useCaptureActions({ videoRef, videoUrl, thumbnailUrl }: CaptureT
       const controller = new AbortController();
       abortRef.current = controller;
       busyRef.current = kind;
-      setBusy(kind);
+      // busyRef already refuses a second capture. The page shows the busy state in a render of
+      // its own after the capture's first steps, so a canvas capture's frame and preview are
+      // made before it, not after.
+      startTransition(() => setBusy(kind));
       let stage: 'capture' | 'work' = 'capture';
       try {
         const force = captureForce(window.location.search);
@@ -75,7 +79,11 @@ export function useCaptureActions({ videoRef, videoUrl, thumbnailUrl }: CaptureT
         stage = 'work';
         const shot = await work(frame, controller.signal);
         if (controller.signal.aborted) return false;
-        return add(shot);
+        if (!add(shot)) return false;
+        // The store keeps the screenshot once its full image exists, and drops it if that fails.
+        stage = 'capture';
+        await shot.blob;
+        return true;
       } catch (error) {
         if (controller.signal.aborted || isAbortError(error)) return false;
         showError(stage === 'capture' ? CAPTURE_FAILED_MESSAGE : CROP_FAILED_MESSAGE);
@@ -90,7 +98,15 @@ export function useCaptureActions({ videoRef, videoUrl, thumbnailUrl }: CaptureT
   );
 
   const capture = useCallback(
-    () => run('capture', async (frame) => ({ blob: frame.blob, width: frame.width, height: frame.height, source: frame.source, timestamp: frame.timestamp })),
+    () =>
+      run('capture', async (frame) => ({
+        blob: frame.blob,
+        ...(frame.preview ? { preview: frame.preview } : {}),
+        width: frame.width,
+        height: frame.height,
+        source: frame.source,
+        timestamp: frame.timestamp,
+      })),
     [run],
   );
 
@@ -100,7 +116,8 @@ export function useCaptureActions({ videoRef, videoUrl, thumbnailUrl }: CaptureT
       run('crop', async (frame, signal) => {
         const video = videoRef.current;
         const videoSize = video && video.videoWidth > 0 ? { width: video.videoWidth, height: video.videoHeight } : frame;
-        const cropped = await cropToPng(frame.blob, cropForFrame(rect, videoSize, frame), signal);
+        // Cut from the full-resolution frame, never the preview.
+        const cropped = await cropToPng(await frame.blob, cropForFrame(rect, videoSize, frame), signal);
         return { blob: cropped.blob, width: cropped.width, height: cropped.height, source: 'crop', timestamp: frame.timestamp };
       }),
     [run, videoRef],

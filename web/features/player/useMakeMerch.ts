@@ -20,10 +20,12 @@ export function useMakeMerch(onError: (message: string) => void) {
   const user = useAuth((s) => s.user);
 
   const create = async (userEmail: string | null) => {
-    const record = usePendingMerch.getState().record;
-    if (!record) return;
+    if (!usePendingMerch.getState().record) return;
     setState('creating');
     try {
+      // A capture's full-resolution JPEG may still be on its way: the product gets that, never a preview.
+      const record = await usePendingMerch.getState().whenComplete();
+      if (!record) throw new Error('The screenshots are gone.');
       const url = await createProduct(record, null, { userEmail });
       setState('redirecting');
       const phone = window.matchMedia(`(max-width: ${MOBILE_BREAKPOINT_PX}px)`).matches;

@@ -48,10 +48,17 @@ function release(blob: Blob) {
   if (entry.users <= 0) scheduleRevoke(blob, entry);
 }
 
-/** An object URL for `blob`, valid while the component shows it. */
-export function useObjectUrl(blob: Blob): string {
-  const url = useMemo(() => entryFor(blob).url, [blob]);
+/**
+ * An object URL for `blob`, valid while the component shows it (undefined for no blob). Made
+ * during the render itself, so the image gets its address in the same commit; the effect only
+ * counts the user and never renders again.
+ */
+export function useObjectUrl(blob: Blob): string;
+export function useObjectUrl(blob: Blob | null): string | undefined;
+export function useObjectUrl(blob: Blob | null): string | undefined {
+  const url = useMemo(() => (blob ? entryFor(blob).url : undefined), [blob]);
   useEffect(() => {
+    if (!blob) return;
     retain(blob);
     return () => release(blob);
   }, [blob]);

@@ -7,7 +7,8 @@ import { parseStored, type PendingMerch } from '../../lib/pendingMerchRecord.ts'
  * is none or it names no video.
  */
 export async function readPendingMerch(): Promise<PendingMerch | null> {
-  let record = usePendingMerch.getState().record;
+  // In this tab a capture's full-resolution image may still be on its way: wait for it.
+  let record = usePendingMerch.getState().record ? await usePendingMerch.getState().whenComplete() : null;
   if (!record) {
     try {
       record = parseStored(await idbPersistence().load());

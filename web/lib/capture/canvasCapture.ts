@@ -1,16 +1,90 @@
 /** The first step of the capture chain: the frame on screen, drawn from the <video> itself. */
 import { CANVAS_JPEG_QUALITY } from '../../../shared/constants.ts';
 import type { PresentedFrame } from './presentedFrame.ts';
+import { dataUrlToBlob } from './serverCapture.ts';
 import type { CapturedFrame } from './types.ts';
 
 /**
- * Encodes the drawn frame as JPEG. Fails when it could not be drawn (no decodable frame) and when
- * the canvas is tainted (a video from another origin without CORS: toBlob throws SecurityError).
+ * The box a screenshot slot's preview fits in: about twice a slot's CSS size (six slots across
+ * the 1100 px page, 16:9), so it stays sharp on high-density screens.
+ */
+export const PREVIEW_BOX = { width: 384, height: 216 } as const;
+const PREVIEW_JPEG_QUALITY = 0.85;
+
+/** The preview's pixel size: `width` x `height` scaled down (never up) to fit `box`, aspect ratio kept. */
+export function previewSize(width: number, height: number, box: { width: number; height: number } = PREVIEW_BOX): { width: number; height: number } {
+  const scale = Math.min(1, box.width / width, box.height / height);
+  return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
+}
+
+/** A JPEG of the canvas, encoded when the page is idle; rejects (SecurityError) when the canvas is tainted. */
+function encodeJpeg(canvas: HTMLCanvasElement, quality: number): Promise<Blob> {
+  return new Promise((resolve, reject) => {
+    // toBlob throws at once on a tainted canvas; the executor turns that into a rejection.
+    canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('The canvas could not encode the frame'))), 'image/jpeg', quality);
+  });
+}
+
+/**
+ * Resolves once the page has painted its next frame (the one showing the new slot, at best), or
+ * after 100 ms in a tab that paints nothing (hidden).
+ */
+function afterNextPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, 100);
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        clearTimeout(timer);
+        resolve();
+      }, 0),
+    );
+  });
+}
+
+function canvasOf(width: number, height: number): { canvas: HTMLCanvasElement; ctx: CanvasRenderingContext2D } {
+  const canvas = document.createElement('canvas');
+  canvas.width = width;
+  canvas.height = height;
+  const ctx = canvas.getContext('2d');
+  if (!ctx) throw new Error('No 2D canvas');
+  ctx.imageSmoothingQuality = 'low';
+  return { canvas, ctx };
+}
+
+/**
+ * The frame scaled down to the preview's size: halved (bilinear filtering at exactly half size
+ * averages each 2x2 block) while more than twice as large, then drawn at the preview's size:
+ * no aliasing, at a fraction of the cost of the browser's 'medium'/'high' smoothing of a large
+ * source.
+ */
+function drawPreview(frame: HTMLCanvasElement): HTMLCanvasElement {
+  const size = previewSize(frame.width, frame.height);
+  let source = frame;
+  while (source.width >= size.width * 2 && source.height >= size.height * 2 && source.width >= 4) {
+    const half = canvasOf(Math.round(source.width / 2), Math.round(source.height / 2));
+    half.ctx.drawImage(source, 0, 0, half.canvas.width, half.canvas.height);
+    source = half.canvas;
+  }
+  const preview = canvasOf(size.width, size.height);
+  preview.ctx.drawImage(source, 0, 0, size.width, size.height);
+  return preview.canvas;
+}
+
+/**
+ * Encodes the drawn frame: first a slot-sized preview JPEG, with which the step answers, then the
+ * full-resolution JPEG at quality 0.9 of the same canvas, handed back as a promise. The preview is
+ * encoded at once (toDataURL, a millisecond or two at this size) where toBlob would wait for the
+ * page's next idle time, a frame or more. The full-resolution encode starts after the next paint
+ * (toBlob encodes in the page's idle time, which would otherwise hold up the slot's image).
+ * Fails when the frame could not be drawn (no decodable frame) and when the canvas is tainted (a
+ * video from another origin without CORS: the preview drawn from it throws SecurityError).
  */
 export async function encodePresentedFrame(frame: PresentedFrame): Promise<Omit<CapturedFrame, 'source'>> {
   if (!frame.canvas) throw frame.drawError ?? new Error('The frame was not drawn');
   const canvas = frame.canvas;
-  const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/jpeg', CANVAS_JPEG_QUALITY));
-  if (!blob) throw new Error('The canvas could not encode the frame');
-  return { blob, width: canvas.width, height: canvas.height, timestamp: frame.time };
+  const preview = dataUrlToBlob(drawPreview(canvas).toDataURL('image/jpeg', PREVIEW_JPEG_QUALITY));
+  const blob = afterNextPaint().then(() => encodeJpeg(canvas, CANVAS_JPEG_QUALITY));
+  // Whoever takes the frame awaits it; a capture dropped in between must not report it unhandled.
+  blob.catch(() => undefined);
+  return { blob, preview, width: canvas.width, height: canvas.height, timestamp: frame.time };
 }

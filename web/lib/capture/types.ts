@@ -4,8 +4,13 @@
 export type CaptureSource = 'canvas' | 'wasm' | 'server' | 'thumbnail';
 
 export interface CapturedFrame {
-  /** JPEG (quality 0.9 in the browser, 85 on the server), at the video's own resolution. */
-  blob: Blob;
+  /**
+   * JPEG (quality 0.9 in the browser, 85 on the server), at the video's own resolution. The
+   * canvas step answers while this is still being encoded (a promise), as soon as `preview` exists.
+   */
+  blob: Blob | Promise<Blob>;
+  /** A small JPEG of the same frame, sized for a screenshot slot (the canvas step makes one). */
+  preview?: Blob;
   width: number;
   height: number;
   /** Media time of the frame captured, in seconds (the pending merch's screenshot_timestamp). */

@@ -62,6 +62,11 @@ describe('the create-product body', () => {
     expect(imageTypeOf('', new Uint8Array([0x52, 0x49, 0x46, 0x46, 0, 0, 0, 0, 0x57, 0x45, 0x42, 0x50]))).toBe('image/webp');
   });
 
+  it('never sends a preview in place of a full image still being encoded', async () => {
+    const pending = shot('p', JPEG, { blob: null, preview: new Blob([PNG as BlobPart]) });
+    await expect(createProductBody(record([pending]), null, null)).rejects.toThrow(/still being prepared/);
+  });
+
   it('converts a large blob without overflowing the call stack', async () => {
     const big = new Uint8Array(300_000).map((_, i) => i % 251);
     big.set(JPEG);

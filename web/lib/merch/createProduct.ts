@@ -44,7 +44,11 @@ export async function createProductBody(record: PendingMerch, category: MerchCat
   if (!record.videoUrl) throw new TypeError('The pending merch has no video.');
   const captures = record.screenshots.filter((s) => s.source !== 'thumbnail').slice(0, MAX_SCREENSHOTS);
   const screenshots: string[] = [];
-  for (const shot of captures) screenshots.push(await blobToDataUrl(shot.blob));
+  for (const shot of captures) {
+    // The full-resolution image only: the store's whenComplete() waits for any still being encoded.
+    if (!shot.blob) throw new TypeError('A screenshot is still being prepared.');
+    screenshots.push(await blobToDataUrl(shot.blob));
+  }
   const first = captures.find((s) => s.timestamp !== null)?.timestamp ?? record.screenshot_timestamp;
   return {
     videoUrl: record.videoUrl,
