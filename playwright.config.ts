@@ -46,6 +46,8 @@ export default defineConfig({
     { name: 'uploads', testMatch: '**/upload.serial.spec.ts', dependencies: ['chromium'] },
     { name: 'deletions', testMatch: '**/admin-deletes-creator.serial.spec.ts', dependencies: ['uploads'] },
     { name: 'capture-accuracy', testMatch: '**/capture-accuracy*.spec.ts', dependencies: ['deletions'] },
+    // A creator uploads the video the checkout journey buys from; beside capture-accuracy, which only uploads too.
+    { name: 'checkout-journey', testMatch: '**/checkout.serial.spec.ts', dependencies: ['deletions'] },
   ],
   webServer: {
     command: 'node scripts/e2e-server.mjs',

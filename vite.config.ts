@@ -23,6 +23,9 @@ export default defineConfig({
     proxy: {
       '/api': `http://127.0.0.1:${apiPort}`,
       '/media': `http://127.0.0.1:${apiPort}`,
+      // The embedded payment page and the print-on-demand simulator's tracking pages are served by the API.
+      '/pay': `http://127.0.0.1:${apiPort}`,
+      '/track': `http://127.0.0.1:${apiPort}`,
     },
   },
   test: {

@@ -11,16 +11,23 @@ import auth from './plugins/auth.ts';
 import context, { type AppContext } from './plugins/context.ts';
 import docs from './plugins/docs.ts';
 import errors from './plugins/errors.ts';
+import fulfilment from './plugins/fulfilment.ts';
 import identity from './plugins/identity.ts';
+import jobs from './plugins/jobs.ts';
 import mail from './plugins/mail.ts';
 import media from './plugins/media.ts';
+import payments from './plugins/payments.ts';
 import security from './plugins/security.ts';
 import web from './plugins/web.ts';
+import analyticsRoutes from './routes/analytics.ts';
 import authRoutes from './routes/auth.ts';
 import captureRoutes from './routes/capture.ts';
 import catalogueRoutes from './routes/catalogue.ts';
 import channelRoutes from './routes/channels.ts';
+import checkoutRoutes from './routes/checkout.ts';
 import creatorRoutes from './routes/creators.ts';
+import embeddedPayRoutes from './routes/embedded-pay.ts';
+import fulfilmentWebhookRoutes from './routes/fulfilment-webhooks.ts';
 import healthRoutes from './routes/health.ts';
 import mailRoutes from './routes/mail.ts';
 import mediaRoutes from './routes/media.ts';
@@ -29,6 +36,7 @@ import productRoutes from './routes/products.ts';
 import studioRoutes from './routes/studio.ts';
 import userRoutes from './routes/users.ts';
 import videoRoutes from './routes/videos.ts';
+import webhookRoutes from './routes/webhooks.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,100}$/;
 
@@ -61,6 +69,9 @@ async function framemerch(fastify: FastifyInstance, ctx: AppContext) {
   await fastify.register(mail);
   await fastify.register(identity);
   await fastify.register(media);
+  await fastify.register(payments);
+  await fastify.register(fulfilment);
+  await fastify.register(jobs);
   await fastify.register(healthRoutes);
   await fastify.register(videoRoutes);
   await fastify.register(creatorRoutes);
@@ -74,6 +85,11 @@ async function framemerch(fastify: FastifyInstance, ctx: AppContext) {
   await fastify.register(captureRoutes);
   await fastify.register(printRoutes);
   await fastify.register(productRoutes);
+  await fastify.register(checkoutRoutes);
+  await fastify.register(embeddedPayRoutes);
+  await fastify.register(webhookRoutes);
+  await fastify.register(analyticsRoutes);
+  await fastify.register(fulfilmentWebhookRoutes);
   await fastify.register(web, { dist: ctx.config.webDist });
 }
 

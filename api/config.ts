@@ -30,6 +30,14 @@ export interface Config {
   readCacheMs: number;
   /** Built web app to serve; null serves the API alone (development behind Vite). */
   webDist: string | null;
+  /** Stripe Checkout; null runs the embedded payment provider and its hosted page. */
+  stripe: { secretKey: string; webhookSecret: string } | null;
+  /** Printful for shipping quotes and fulfilment; null runs the embedded print-on-demand simulator. */
+  printful: { apiKey: string; storeId: string | null; webhookToken: string | null; apiUrl: string } | null;
+  /** How long the embedded print-on-demand simulator waits between an order's steps. */
+  podStepMs: number;
+  /** How often the background job runner looks for due jobs. */
+  jobPollMs: number;
 }
 
 export class ConfigError extends Error {
@@ -161,6 +169,38 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     };
   }
 
+  let stripe: Config['stripe'] = null;
+  if (env.STRIPE_SECRET_KEY) {
+    if (!/^(sk|rk)_(test|live)_[A-Za-z0-9]+$/.test(env.STRIPE_SECRET_KEY)) problems.push('STRIPE_SECRET_KEY must look like sk_test_... or sk_live_...');
+    if (!env.STRIPE_WEBHOOK_SECRET) problems.push('STRIPE_WEBHOOK_SECRET is required with STRIPE_SECRET_KEY');
+    stripe = { secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET ?? '' };
+  } else if (env.STRIPE_WEBHOOK_SECRET) {
+    problems.push('STRIPE_SECRET_KEY is required with STRIPE_WEBHOOK_SECRET');
+  }
+
+  const printful: Config['printful'] = env.PRINTFUL_API_KEY
+    ? {
+        apiKey: env.PRINTFUL_API_KEY,
+        storeId: env.PRINTFUL_STORE_ID || null,
+        webhookToken: env.PRINTFUL_WEBHOOK_TOKEN || null,
+        // Printful's API; another base (a local stand-in in tests) when PRINTFUL_API_URL says so.
+        apiUrl: (env.PRINTFUL_API_URL || 'https://api.printful.com').replace(/\/+$/, ''),
+      }
+    : null;
+
+  const wholeMs = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      problems.push(`${name} must be a whole number of milliseconds from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return n;
+  };
+  const podStepMs = wholeMs('POD_STEP_MS', 60_000, 10, 86_400_000);
+  const jobPollMs = wholeMs('JOB_POLL_MS', 1000, 10, 600_000);
+
   const webDistRaw = env.WEB_DIST ?? 'dist/web';
   const config: Config = {
     env: nodeEnv as Config['env'],
@@ -181,6 +221,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     sessionDays,
     s3,
     webDist: webDistRaw === '' || webDistRaw === 'none' ? null : path.resolve(cwd, webDistRaw),
+    stripe,
+    printful,
+    podStepMs,
+    jobPollMs,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -22,6 +22,10 @@ const child = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
     // Each port gets its own build, so two runs side by side never rebuild under each other.
     WEB_DIST: process.env.WEB_DIST ?? (process.env.PORT && process.env.PORT !== '3100' ? path.join(root, `.cache/web-${process.env.PORT}`) : path.join(root, 'dist/web')),
     DEMO_MEDIA_CACHE: path.join(root, '.cache/demo-media'),
+    // The print-on-demand simulator takes a step a second and jobs are picked up at once, so an
+    // order reaches shipped within the journey.
+    POD_STEP_MS: process.env.POD_STEP_MS ?? '1000',
+    JOB_POLL_MS: process.env.JOB_POLL_MS ?? '200',
   },
 });
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));

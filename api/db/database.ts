@@ -36,9 +36,24 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
         }) as typeof pg.types.getTypeParser,
       },
     });
+    // pool.end() resolves before its clients have finished closing; close() waits for them,
+    // so a database dropped right after close() never kills a connection still saying goodbye.
+    const closing = new Set<Promise<void>>();
+    pool.on('connect', (client) => {
+      const ended = new Promise<void>((resolve) => client.once('end', () => resolve()));
+      closing.add(ended);
+      void ended.then(() => closing.delete(ended));
+    });
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     await sql`select 1`.execute(db);
-    return { kind: 'postgres', db, close: () => db.destroy() };
+    return {
+      kind: 'postgres',
+      db,
+      close: async () => {
+        await db.destroy();
+        await Promise.all([...closing]);
+      },
+    };
   }
 
   if ('dataDir' in target) await mkdir(target.dataDir, { recursive: true });

@@ -232,6 +232,9 @@ export interface OrdersTable {
   paid_at: Date | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+  shipping_method: Generated<string>;
+  tracking_number: string | null;
+  refunded_at: Date | null;
 }
 
 export interface OrderItemsTable {
@@ -378,6 +381,57 @@ export interface SchemaMigrationsTable {
   applied_at: CreatedAt;
 }
 
+export interface AppSecretsTable {
+  name: string;
+  value: string;
+  created_at: CreatedAt;
+}
+
+export interface EmbeddedPaymentSessionsTable {
+  id: string;
+  order_id: string;
+  status: Generated<'open' | 'complete' | 'expired'>;
+  payment_status: Generated<'unpaid' | 'paid' | 'refunded'>;
+  amount_total: number;
+  currency: Generated<string>;
+  line_items: Json<Record<string, unknown>[]>;
+  metadata: Json<Record<string, string>>;
+  customer_email: string | null;
+  payment_intent_id: string | null;
+  success_url: string;
+  cancel_url: string;
+  declined_attempts: Generated<number>;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface EmbeddedPaymentEventsTable {
+  id: string;
+  type: string;
+  payload: Json<Record<string, unknown>>;
+  delivered_at: Date | null;
+  attempts: Generated<number>;
+  next_attempt_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  last_error: string | null;
+  created_at: CreatedAt;
+}
+
+export type EmbeddedPodStatus = 'pending' | 'inprocess' | 'fulfilled' | 'delivered' | 'canceled';
+
+export interface EmbeddedPodOrdersTable {
+  id: string;
+  external_id: string;
+  status: Generated<EmbeddedPodStatus>;
+  recipient: Json<Record<string, unknown>>;
+  items: Json<Record<string, unknown>[]>;
+  tracking_number: string | null;
+  tracking_url: string | null;
+  next_step_at: ColumnType<Date, Date | string, Date | string>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -406,4 +460,8 @@ export interface DB {
   server_instances: ServerInstancesTable;
   pending_objects: PendingObjectsTable;
   schema_migrations: SchemaMigrationsTable;
+  app_secrets: AppSecretsTable;
+  embedded_payment_sessions: EmbeddedPaymentSessionsTable;
+  embedded_payment_events: EmbeddedPaymentEventsTable;
+  embedded_pod_orders: EmbeddedPodOrdersTable;
 }

@@ -92,6 +92,25 @@ const TABLE: Row[] = [
   { method: 'GET', url: '/api/product/browse', needs: 'public', request: () => ({ url: '/api/product/browse?category=mugs' }) },
   { method: 'GET', url: '/api/product/:productId', needs: 'public', request: () => ({ url: `/api/product/${NO_USER}` }) },
   { method: 'GET', url: '/api/video-info', needs: 'public', request: () => ({ url: `/api/video-info?id=${NO_USER}` }) },
+  // An unsigned event reaches the handler and is refused there (400), whoever sends it.
+  { method: 'POST', url: '/api/webhooks/stripe', needs: 'public', request: () => ({ method: 'POST', url: '/api/webhooks/stripe', payload: { id: 'evt_x', type: 'x', data: { object: {} } } }) },
+  { method: 'GET', url: '/api/studio/analytics', needs: 'creator', request: () => ({ url: '/api/studio/analytics' }) },
+  // Without the webhook token (none is configured here) the handler answers 404, whoever calls.
+  { method: 'POST', url: '/api/webhooks/printful', needs: 'public', request: () => ({ method: 'POST', url: '/api/webhooks/printful?token=wrong', payload: { type: 'order_updated', data: {} } }) },
+  { method: 'GET', url: '/track/:number', needs: 'public', request: () => ({ url: '/track/FM000000000000' }) },
+  // Checkout: empty carts and unknown sessions or orders, refused by the handlers (400/404), whoever asks.
+  { method: 'POST', url: '/api/calculate-shipping', needs: 'public', request: () => ({ method: 'POST', url: '/api/calculate-shipping', payload: { shipping_address: { zip: '10001', country_code: 'US' }, cart: [] } }) },
+  {
+    method: 'POST',
+    url: '/api/create-checkout-session',
+    needs: 'public',
+    request: () => ({ method: 'POST', url: '/api/create-checkout-session', payload: { shipping_address: { zip: '10001', country_code: 'US' }, cart: [] } }),
+  },
+  { method: 'POST', url: '/api/place-order', needs: 'public', request: () => ({ method: 'POST', url: '/api/place-order', payload: { shipping_address: { zip: '10001', country_code: 'US' }, cart: [] } }) },
+  { method: 'GET', url: '/api/checkout/sessions/:sessionId', needs: 'public', request: () => ({ url: '/api/checkout/sessions/cs_test_nothinghere' }) },
+  { method: 'GET', url: '/api/orders/:id', needs: 'public', request: () => ({ url: `/api/orders/${NO_USER}?token=notthetoken0` }) },
+  { method: 'GET', url: '/pay/:sessionId', needs: 'public', request: () => ({ url: '/pay/cs_test_nothinghere' }) },
+  { method: 'POST', url: '/pay/:sessionId', needs: 'public', request: () => ({ method: 'POST', url: '/pay/cs_test_nothinghere', payload: 'card_number=4242424242424242' }) },
 ];
 
 let t: TestApp;

@@ -30,6 +30,8 @@ export const ERROR_CODES = {
   SESSION_EXPIRED: 'SESSION_EXPIRED',
   FORBIDDEN: 'FORBIDDEN',
   CONFLICT: 'CONFLICT',
+  /** A webhook whose signature, secret or timestamp does not check out. */
+  INVALID_SIGNATURE: 'INVALID_SIGNATURE',
   SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
   INTERNAL: 'INTERNAL',
 } as const;

@@ -12,7 +12,19 @@ import {
   welcomeEmailRoute,
 } from './auth.ts';
 import { captureScreenshotRoute } from './capture.ts';
+import {
+  calculateShippingRoute,
+  checkoutSessionRoute,
+  createCheckoutSessionRoute,
+  embeddedPaymentPageRoute,
+  embeddedPaymentSubmitRoute,
+  orderRoute,
+  placeOrderRoute,
+  salesAnalyticsRoute,
+  stripeWebhookRoute,
+} from './checkout.ts';
 import { catalogueRoute } from './catalogue.ts';
+import { printfulWebhookRoute, trackingPageRoute } from './fulfilment.ts';
 import { processPrintQualityRoute, processShirtImageRoute } from './print.ts';
 import { browseProductsRoute, createProductRoute, productRoute } from './products.ts';
 import { channelRoute, profileRoute, recordViewRoute, searchChannelsRoute } from './channels.ts';
@@ -68,4 +80,15 @@ export const API_ROUTES = [
   createProductRoute,
   productRoute,
   browseProductsRoute,
+  stripeWebhookRoute,
+  calculateShippingRoute,
+  createCheckoutSessionRoute,
+  placeOrderRoute,
+  checkoutSessionRoute,
+  orderRoute,
+  embeddedPaymentPageRoute,
+  embeddedPaymentSubmitRoute,
+  salesAnalyticsRoute,
+  printfulWebhookRoute,
+  trackingPageRoute,
 ] as const;

@@ -19,6 +19,9 @@ const DashboardPage = lazyPage(() => import('../features/studio/DashboardPage.ts
 const TestCropToolPage = lazyPage(() => import('../features/print-tool/TestCropToolPage.tsx'), 'TestCropToolPage');
 const MerchandisePage = lazyPage(() => import('../features/shop/MerchandisePage.tsx'), 'MerchandisePage');
 const ProductPage = lazyPage(() => import('../features/shop/ProductPage.tsx'), 'ProductPage');
+const CheckoutPage = lazyPage(() => import('../features/checkout/CheckoutPage.tsx'), 'CheckoutPage');
+const SuccessPage = lazyPage(() => import('../features/checkout/SuccessPage.tsx'), 'SuccessPage');
+const OrderPage = lazyPage(() => import('../features/checkout/OrderPage.tsx'), 'OrderPage');
 const NotFoundPage = lazyPage(() => import('../features/not-found/NotFoundPage.tsx'), 'NotFoundPage');
 
 export const routes: RouteObject[] = [
@@ -50,8 +53,10 @@ export const routes: RouteObject[] = [
           // One screen: browsing a category before any screenshot exists, or a merch product.
           { path: 'product/browse', Component: ProductPage },
           { path: 'product/:productId', Component: ProductPage },
-          // Checkout is not built yet.
-          { path: 'checkout', Component: ComingSoonPage },
+          { path: 'checkout', Component: CheckoutPage },
+          { path: 'success', Component: SuccessPage },
+          // The buyer's order, from the secret link (?token=) in the confirmation email.
+          { path: 'orders/:id', Component: OrderPage },
           { path: '*', Component: NotFoundPage },
         ],
       },

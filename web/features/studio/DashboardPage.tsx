@@ -6,13 +6,14 @@ import { StatusMessage } from '../../components/StatusMessage.tsx';
 import { isCreator } from '../../lib/roles.ts';
 import { useAuth } from '../../lib/useAuth.ts';
 import { useDocumentTitle } from '../../lib/useDocumentTitle.ts';
+import { AnalyticsTab } from './AnalyticsTab.tsx';
 import { ProfileTab } from './ProfileTab.tsx';
 import { VideosTab } from './VideosTab.tsx';
 import './DashboardPage.css';
 
-// Analytics joins these with the shop.
 const TABS = [
   { id: 'videos', label: 'Videos' },
+  { id: 'analytics', label: 'Analytics' },
   { id: 'profile', label: 'Profile' },
 ] as const;
 type TabId = (typeof TABS)[number]['id'];
@@ -45,7 +46,7 @@ export function DashboardPage() {
 
 function Studio() {
   const [params, setParams] = useSearchParams();
-  const current: TabId = params.get('tab') === 'profile' ? 'profile' : 'videos';
+  const current: TabId = TABS.find((t) => t.id === params.get('tab'))?.id ?? 'videos';
   const ids = useId();
   const tabs = useRef<Partial<Record<TabId, HTMLButtonElement | null>>>({});
 
@@ -99,7 +100,7 @@ function Studio() {
         ))}
       </div>
       <div id={`${ids}-panel`} className="studio__panel" role="tabpanel" aria-labelledby={`${ids}-tab-${current}`}>
-        {current === 'videos' ? <VideosTab /> : <ProfileTab />}
+        {current === 'videos' ? <VideosTab /> : current === 'analytics' ? <AnalyticsTab /> : <ProfileTab />}
       </div>
     </section>
   );

@@ -1,0 +1,66 @@
+/**
+ * The buyer's order confirmation: queued in the transaction that marks the order paid, once
+ * per order (its dedupe key), with the order's secret link so a buyer without an account can
+ * follow it.
+ */
+import type { Kysely } from 'kysely';
+import { formatCents } from '../../shared/money.ts';
+import type { DB } from '../db/schema.ts';
+import { orderPagePath } from '../services/order-links.ts';
+import { queueMail } from './outbox.ts';
+
+export const ORDER_CONFIRMATION_TEMPLATE = 'order-confirmation';
+
+const MAILABLE = /^[^\s@]+@[^\s@]+$/;
+
+export function orderConfirmationKey(orderId: string): string {
+  return `order-confirmation:${orderId}`;
+}
+
+/**
+ * Queues the confirmation for a paid order; answers false when the order has no email address
+ * or the confirmation was already queued. `db` is the caller's transaction.
+ */
+export async function queueOrderConfirmation(db: Kysely<DB>, publicUrl: string, orderId: string): Promise<boolean> {
+  const order = await db
+    .selectFrom('orders')
+    .select(['id', 'customer_email', 'subtotal_cents', 'shipping_cents', 'total_cents', 'shipping_method', 'shipping_zip', 'shipping_country'])
+    .where('id', '=', orderId)
+    .executeTakeFirst();
+  if (!order?.customer_email || !MAILABLE.test(order.customer_email)) return false;
+  const items = await db
+    .selectFrom('order_items')
+    .select(['product_name', 'colour', 'handle_colour', 'size', 'quantity', 'line_total_cents'])
+    .where('order_id', '=', orderId)
+    .orderBy('position')
+    .execute();
+  const link = `${publicUrl}${await orderPagePath(db, orderId)}`;
+  const lines = items.map((i) => {
+    const options = [i.colour, i.handle_colour ? `${i.handle_colour} handle` : null, i.size].filter(Boolean).join(', ');
+    return `  ${i.quantity} x ${i.product_name} (${options}): ${formatCents(i.line_total_cents)}`;
+  });
+  const text = [
+    'Thank you for your order!',
+    '',
+    `Order ${order.id}`,
+    '',
+    ...lines,
+    '',
+    `Subtotal: ${formatCents(order.subtotal_cents)}`,
+    `Shipping (${order.shipping_method}, ${order.shipping_country} ${order.shipping_zip}): ${formatCents(order.shipping_cents)}`,
+    `Total: ${formatCents(order.total_cents)}`,
+    '',
+    'Follow your order, from printing to delivery, here:',
+    link,
+    '',
+    'Keep this link to yourself: anyone who has it can see the order.',
+    '',
+  ].join('\n');
+  return queueMail(db, {
+    to: order.customer_email,
+    template: ORDER_CONFIRMATION_TEMPLATE,
+    subject: `Order confirmed: ${order.id}`,
+    text,
+    dedupeKey: orderConfirmationKey(orderId),
+  });
+}

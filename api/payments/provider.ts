@@ -1,0 +1,53 @@
+/**
+ * Payments sit behind this interface. Two adapters: Stripe Checkout when STRIPE_SECRET_KEY is
+ * set, and the embedded provider (its own hosted payment page in this app) when it is not.
+ * Both announce outcomes the same way: Stripe-format events, signed with Stripe's scheme, POSTed
+ * to /api/webhooks/stripe, where one code path verifies and applies them.
+ */
+import type Stripe from 'stripe';
+
+export interface CheckoutLineItem {
+  name: string;
+  /** Unit price in cents, from the catalogue (size surcharge included). */
+  unitAmountCents: number;
+  quantity: number;
+  /** Absolute URL of the item's picture, when there is one. */
+  imageUrl: string | null;
+}
+
+export interface CheckoutSessionRequest {
+  orderId: string;
+  lineItems: CheckoutLineItem[];
+  shippingCents: number;
+  shippingLabel: string;
+  totalCents: number;
+  customerEmail: string | null;
+  /** May hold Stripe's {CHECKOUT_SESSION_ID} placeholder. */
+  successUrl: string;
+  cancelUrl: string;
+  /** The same key always answers the same session (a repeated request creates nothing new). */
+  idempotencyKey: string;
+}
+
+export interface CheckoutSession {
+  sessionId: string;
+  url: string;
+}
+
+/** A verified event, in Stripe's shape whichever provider sent it. */
+export type PaymentEvent = Stripe.Event;
+
+export interface PaymentProvider {
+  readonly kind: 'stripe' | 'embedded';
+  createCheckoutSession(request: CheckoutSessionRequest): Promise<CheckoutSession>;
+  /**
+   * Checks the Stripe-Signature header against the raw request body (and its timestamp
+   * against the tolerance) and answers the parsed event; throws on any mismatch.
+   */
+  verifyWebhook(rawBody: Buffer, signatureHeader: string | undefined): PaymentEvent;
+  /** Refunds an order's payment in full; the outcome arrives later as a charge.refunded event. */
+  refund(paymentIntentId: string): Promise<void>;
+}
+
+/** Stripe's default tolerance for a signature's timestamp. */
+export const WEBHOOK_TOLERANCE_SECONDS = 300;
