@@ -48,6 +48,8 @@ test('the home page and the video page fetch no part of ffmpeg.wasm until the wa
   const fetched: string[] = [];
   const elsewhere: string[] = [];
   const site = new URL(test.info().project.use.baseURL!).host;
+  // Which step made each screenshot, and why an earlier one failed, in the report when this fails.
+  page.on('console', (m) => m.text().startsWith('Screenshot:') && console.log(`[lazy wasm] ${m.text()}`));
   context.on('request', (r) => {
     const url = new URL(r.url());
     if (/^https?:$/.test(url.protocol) && url.host !== site) elsewhere.push(r.url());
