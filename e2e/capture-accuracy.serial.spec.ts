@@ -65,6 +65,9 @@ test('the home page and the video page fetch no part of ffmpeg.wasm until the wa
   await selectScreenshotButton(page).click();
   await expect(screenshotImages(page)).toHaveCount(before + 1);
   await expect(screenshotImages(page).last()).toHaveAttribute('data-source', 'canvas');
+  // The slot shows a preview at once; the screenshot is kept once its full-resolution image is
+  // stored, which must happen before this page is left.
+  expect((await readSlotImage(page, before + 1)).source).toBe('canvas');
   expect(fetched, 'nothing of ffmpeg.wasm before its step runs').toEqual([]);
 
   await page.goto(`${video.pagePath}?capture=wasm`);

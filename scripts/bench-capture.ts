@@ -77,13 +77,18 @@ const INSTRUMENT = `(() => {
   const finish = (p) => {
     if (p.slot !== null && p.stored !== null && p.size !== null && !p.reported) {
       p.reported = true;
-      state.samples.push({ slot: p.slot, stored: p.stored, size: p.size, painted: !p.fallback });
+      const mark = (name) => {
+        const m = performance.getEntriesByName(name).filter((e) => e.startTime >= p.clickAt).pop();
+        return m ? m.startTime - p.clickAt : null;
+      };
+      const phases = { frame: mark('capture:frame-drawn'), preview: mark('capture:preview-encoded'), inserted: p.inserted, loaded: p.loaded };
+      state.samples.push({ slot: p.slot, stored: p.stored, size: p.size, painted: !p.fallback, phases });
     }
   };
   document.addEventListener('click', (e) => {
     const button = e.target instanceof Element ? e.target.closest('button') : null;
     if (!button || button.textContent.trim() !== 'Select Screenshot') return;
-    state.current = { clickAt: performance.now(), expect: list.querySelectorAll('img').length + 1, img: null, slot: null, stored: null, size: null, storedSeen: false, reported: false };
+    state.current = { clickAt: performance.now(), expect: list.querySelectorAll('img').length + 1, img: null, slot: null, stored: null, size: null, storedSeen: false, reported: false, inserted: null, loaded: null };
   }, true);
   new PerformanceObserver((entries) => {
     for (const entry of entries.getEntries()) {
@@ -97,9 +102,11 @@ const INSTRUMENT = `(() => {
     const p = state.current;
     if (!p || p.img) return;
     const img = list.querySelector('img[alt="Screenshot ' + p.expect + '"]');
-    if (!img || !img.src.startsWith('blob:')) return;
+    if (!img || !/^(blob|data):/.test(img.src)) return;
     p.img = img;
-    // Before the image has loaded (a blob: URL loads asynchronously), so its paint is reported.
+    p.inserted = performance.now() - p.clickAt;
+    img.addEventListener('load', () => { p.loaded = performance.now() - p.clickAt; }, { once: true });
+    // Before the image has loaded (blob: and data: URLs load asynchronously), so its paint is reported.
     img.setAttribute('elementtiming', 'capture-bench');
     img.decode().then(() => setTimeout(() => {
       if (p.slot !== null) return;
@@ -144,7 +151,20 @@ async function openVideo(page: Page, base: string, video: UploadedClip, query = 
   await instrument(page);
 }
 
+/** Milliseconds from the click to each step of a capture (null where the step did not happen). */
+interface Phases {
+  /** The frame on screen drawn at full resolution (capture:frame-drawn). */
+  frame: number | null;
+  /** The slot's preview JPEG encoded (capture:preview-encoded; the canvas path only). */
+  preview: number | null;
+  /** The new slot's <img> in the document. */
+  inserted: number | null;
+  /** Its image loaded (decoded soon after, then painted). */
+  loaded: number | null;
+}
+
 interface Sample {
+  phases: Phases;
   slot: number;
   stored: number;
   size: string;
@@ -191,6 +211,7 @@ interface Row {
   stored: number[];
   /** Samples whose slot time is Element Timing's paint time. */
   painted: number;
+  phases: Phases[];
 }
 
 async function series(browser: Browser, base: string, video: UploadedClip, query: string, expected: string, n: number, warmup: number): Promise<Omit<Row, 'name'>> {
@@ -200,16 +221,17 @@ async function series(browser: Browser, base: string, video: UploadedClip, query
   const page = await context.newPage();
   page.on('console', (m) => m.text().startsWith('Screenshot:') && console.log(`  (page) ${m.text()}`));
   await openVideo(page, base, video, query);
-  const out: Omit<Row, 'name'> = { slot: [], stored: [], painted: 0 };
+  const out: Omit<Row, 'name'> = { slot: [], stored: [], painted: 0, phases: [] };
   const fullSize = `${video.clip.width}x${video.clip.height}`;
   for (let i = 0; i < warmup + n; i++) {
-    const { slot, stored, size, painted, source } = await captureOnce(page, video, i);
+    const { slot, stored, size, painted, phases, source } = await captureOnce(page, video, i);
     // Every capture must come from the path measured, and the record must keep the full frame.
     if (source !== expected) throw new Error(`${video.clip.name}${query}: a capture came from ${source}, not ${expected}`);
     if (size !== fullSize) throw new Error(`${video.clip.name}${query}: the record stored a ${size} image, not ${fullSize}`);
     if (i >= warmup) {
       out.slot.push(slot);
       out.stored.push(stored);
+      out.phases.push(phases);
       if (painted) out.painted++;
     }
   }
@@ -244,12 +266,13 @@ async function main() {
     console.log(`Measuring (${SAMPLES} samples a path, ${COLD_SAMPLES} cold wasm starts)...`);
     rows.push({ name: 'canvas 720p', ...(await series(browser, base, clip720, '', 'canvas', SAMPLES, 2)) });
     rows.push({ name: 'canvas 1080p', ...(await series(browser, base, clip1080, '', 'canvas', SAMPLES, 2)) });
-    const cold: Omit<Row, 'name'> = { slot: [], stored: [], painted: 0 };
+    const cold: Omit<Row, 'name'> = { slot: [], stored: [], painted: 0, phases: [] };
     for (let i = 0; i < COLD_SAMPLES; i++) {
       const one = await series(browser, base, clip720, '?capture=wasm', 'wasm', 1, 0);
       cold.slot.push(...one.slot);
       cold.stored.push(...one.stored);
       cold.painted += one.painted;
+      cold.phases.push(...one.phases);
     }
     rows.push({ name: 'ffmpeg.wasm cold 720p', ...cold });
     rows.push({ name: 'ffmpeg.wasm warm 720p', ...(await series(browser, base, clip720, '?capture=wasm', 'wasm', SAMPLES, 1)) });
@@ -269,6 +292,14 @@ async function main() {
     console.log(`  ${'path'.padEnd(24)} ${'slot shown'.padStart(20)}   ${'full stored'.padStart(20)}`);
     for (const [name, s] of stats) {
       console.log(`  ${name.padEnd(24)} p50 ${ms(s.slot.p50)} p95 ${ms(s.slot.p95)}   p50 ${ms(s.stored.p50)} p95 ${ms(s.stored.p95)}   (n=${s.slot.n}, ${s.painted} by Element Timing)`);
+    }
+    console.log('\nWhere the canvas path\'s time goes (p50 of each step\'s time after the click, ms):');
+    for (const row of rows.filter((r) => r.name.startsWith('canvas'))) {
+      const at = (key: keyof Phases) => {
+        const values = row.phases.map((p) => p[key]).filter((v): v is number => v !== null);
+        return values.length ? ms(summary(values).p50) : '     -';
+      };
+      console.log(`  ${row.name.padEnd(14)} frame drawn ${at('frame')}  preview encoded ${at('preview')}  slot <img> inserted ${at('inserted')}  loaded ${at('loaded')}  painted ${ms(summary(row.slot).p50)}`);
     }
     const canvas720 = stats.get('canvas 720p')!.slot;
     const canvas1080 = stats.get('canvas 1080p')!.slot;

@@ -119,7 +119,7 @@ export interface SlotImage {
  */
 export async function readSlotImage(page: Page, number: number): Promise<SlotImage> {
   const img = page.getByRole('img', { name: `Screenshot ${number}`, exact: true });
-  await expect(img).toHaveAttribute('src', /^blob:/);
+  await expect(img).toHaveAttribute('src', /^(blob|data):/);
   const { source, timestamp } = await img.evaluate((el: HTMLImageElement) => ({ source: el.dataset.source ?? null, timestamp: Number(el.dataset.timestamp) }));
   const stored = await storedScreenshot(page, number);
   expect({ source: stored.source, timestamp: stored.timestamp }, 'the stored screenshot is the one in the slot').toEqual({ source, timestamp });

@@ -1,4 +1,5 @@
 import { useEffect, useMemo } from 'react';
+import { inlineUrlOf } from '../../lib/inlineImages.ts';
 
 /**
  * Object URLs for Blobs on screen, one per Blob, counted by the components showing it and
@@ -18,7 +19,7 @@ function scheduleRevoke(blob: Blob, entry: Entry) {
   if (entry.revokeTimer) clearTimeout(entry.revokeTimer);
   entry.revokeTimer = setTimeout(() => {
     if (entry.users > 0) return;
-    URL.revokeObjectURL(entry.url);
+    if (entry.url.startsWith('blob:')) URL.revokeObjectURL(entry.url);
     entries.delete(blob);
   }, REVOKE_DELAY_MS);
 }
@@ -26,7 +27,7 @@ function scheduleRevoke(blob: Blob, entry: Entry) {
 function entryFor(blob: Blob): Entry {
   let entry = entries.get(blob);
   if (!entry) {
-    entry = { url: URL.createObjectURL(blob), users: 0, revokeTimer: null };
+    entry = { url: inlineUrlOf(blob) ?? URL.createObjectURL(blob), users: 0, revokeTimer: null };
     entries.set(blob, entry);
     // A URL made for a render that never commits goes the same way as one let go.
     scheduleRevoke(blob, entry);
@@ -49,7 +50,7 @@ function release(blob: Blob) {
 }
 
 /**
- * An object URL for `blob`, valid while the component shows it (undefined for no blob). Made
+ * An object URL for `blob` (or the data: URL the page already has for it, see inlineImages.ts), valid while the component shows it (undefined for no blob). Made
  * during the render itself, so the image gets its address in the same commit; the effect only
  * counts the user and never renders again.
  */

@@ -1,6 +1,8 @@
 /** The first step of the capture chain: the frame on screen, drawn from the <video> itself. */
 import { CANVAS_JPEG_QUALITY } from '../../../shared/constants.ts';
 import type { PresentedFrame } from './presentedFrame.ts';
+import { rememberInlineUrl } from '../inlineImages.ts';
+import { encodeFrameJpeg } from './frameEncoder.ts';
 import { dataUrlToBlob } from './serverCapture.ts';
 import type { CapturedFrame } from './types.ts';
 
@@ -17,27 +19,22 @@ export function previewSize(width: number, height: number, box: { width: number;
   return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
 }
 
-/** A JPEG of the canvas, encoded when the page is idle; rejects (SecurityError) when the canvas is tainted. */
-function encodeJpeg(canvas: HTMLCanvasElement, quality: number): Promise<Blob> {
-  return new Promise((resolve, reject) => {
-    // toBlob throws at once on a tainted canvas; the executor turns that into a rejection.
-    canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('The canvas could not encode the frame'))), 'image/jpeg', quality);
-  });
-}
-
 /**
- * Resolves once the page has painted its next frame (the one showing the new slot, at best), or
- * after 100 ms in a tab that paints nothing (hidden).
+ * Resolves once the page has painted `frames` more frames (the new slot's preview is painted in
+ * the first or second), or after 150 ms in a tab that paints nothing (hidden).
  */
-function afterNextPaint(): Promise<void> {
+function afterPaints(frames: number): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, 100);
-    requestAnimationFrame(() =>
-      setTimeout(() => {
-        clearTimeout(timer);
-        resolve();
-      }, 0),
-    );
+    const timer = setTimeout(resolve, 150);
+    const next = (left: number) =>
+      requestAnimationFrame(() => {
+        if (left > 1) return next(left - 1);
+        setTimeout(() => {
+          clearTimeout(timer);
+          resolve();
+        }, 0);
+      });
+    next(frames);
   });
 }
 
@@ -74,16 +71,20 @@ function drawPreview(frame: HTMLCanvasElement): HTMLCanvasElement {
  * Encodes the drawn frame: first a slot-sized preview JPEG, with which the step answers, then the
  * full-resolution JPEG at quality 0.9 of the same canvas, handed back as a promise. The preview is
  * encoded at once (toDataURL, a millisecond or two at this size) where toBlob would wait for the
- * page's next idle time, a frame or more. The full-resolution encode starts after the next paint
- * (toBlob encodes in the page's idle time, which would otherwise hold up the slot's image).
+ * page's next idle time, a frame or more. The full-resolution encode starts once the page has painted
+ * the slot (two frames later), in the frame worker (frameEncoder.ts), so it never holds up the paint of the slot's image.
  * Fails when the frame could not be drawn (no decodable frame) and when the canvas is tainted (a
  * video from another origin without CORS: the preview drawn from it throws SecurityError).
  */
 export async function encodePresentedFrame(frame: PresentedFrame): Promise<Omit<CapturedFrame, 'source'>> {
   if (!frame.canvas) throw frame.drawError ?? new Error('The frame was not drawn');
   const canvas = frame.canvas;
-  const preview = dataUrlToBlob(drawPreview(canvas).toDataURL('image/jpeg', PREVIEW_JPEG_QUALITY));
-  const blob = afterNextPaint().then(() => encodeJpeg(canvas, CANVAS_JPEG_QUALITY));
+  const previewUrl = drawPreview(canvas).toDataURL('image/jpeg', PREVIEW_JPEG_QUALITY);
+  const preview = dataUrlToBlob(previewUrl);
+  rememberInlineUrl(preview, previewUrl);
+  // For bench:capture's breakdown of where a capture's time goes.
+  performance.mark('capture:preview-encoded');
+  const blob = afterPaints(2).then(() => encodeFrameJpeg(canvas, CANVAS_JPEG_QUALITY));
   // Whoever takes the frame awaits it; a capture dropped in between must not report it unhandled.
   blob.catch(() => undefined);
   return { blob, preview, width: canvas.width, height: canvas.height, timestamp: frame.time };

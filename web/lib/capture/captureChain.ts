@@ -20,6 +20,7 @@ export type { CapturedFrame, CaptureRequest, CaptureSource } from './types.ts';
 export async function captureFrame(req: CaptureRequest): Promise<CapturedFrame> {
   const { video, videoUrl, thumbnailUrl, force, signal } = req;
   const frame = await presentedFrame(video, !force || force === 'canvas', signal);
+  performance.mark('capture:frame-drawn');
   const steps: Record<CaptureSource, CaptureStep> = {
     // Drawn only when the chain starts here (a forced later step never comes back to it).
     canvas: () => encodePresentedFrame(frame),

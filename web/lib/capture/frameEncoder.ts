@@ -1,0 +1,73 @@
+/**
+ * The full-resolution JPEG of a captured frame, encoded in the frame worker (started on first use,
+ * ended after a few idle seconds) so the main thread stays free to paint the slot; on the main
+ * thread (canvas.toBlob) where workers or OffscreenCanvas are missing or the worker fails.
+ */
+import * as Comlink from 'comlink';
+import type { FrameWorkerApi } from '../../../workers/frame/api.ts';
+
+const IDLE_MS = 8_000;
+
+let worker: Worker | null = null;
+let remote: Comlink.Remote<FrameWorkerApi> | null = null;
+let idleTimer: ReturnType<typeof setTimeout> | null = null;
+let busy = 0;
+/** Set once the worker has failed; later frames are encoded on the main thread. */
+let broken = false;
+
+function workerSupported(): boolean {
+  return !broken && typeof Worker !== 'undefined' && typeof OffscreenCanvas !== 'undefined' && typeof createImageBitmap !== 'undefined';
+}
+
+function terminate(): void {
+  worker?.terminate();
+  worker = null;
+  remote = null;
+}
+
+function connect(): Comlink.Remote<FrameWorkerApi> {
+  if (idleTimer) clearTimeout(idleTimer);
+  if (!remote) {
+    worker = new Worker(new URL('../../../workers/frame/frame.worker.ts', import.meta.url), { type: 'module', name: 'frame' });
+    worker.addEventListener('error', () => {
+      broken = true;
+      terminate();
+    });
+    remote = Comlink.wrap<FrameWorkerApi>(worker);
+  }
+  return remote;
+}
+
+/** canvas.toBlob as a promise; rejects (SecurityError) on a tainted canvas. */
+export function encodeOnMainThread(canvas: HTMLCanvasElement, quality: number): Promise<Blob> {
+  return new Promise((resolve, reject) => {
+    // toBlob throws at once on a tainted canvas; the executor turns that into a rejection.
+    canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('The canvas could not encode the frame'))), 'image/jpeg', quality);
+  });
+}
+
+async function encodeInWorker(canvas: HTMLCanvasElement, quality: number): Promise<Blob> {
+  const api = connect();
+  busy++;
+  try {
+    const bitmap = await createImageBitmap(canvas);
+    // A worker that dies without answering would leave the call waiting for ever.
+    const failed = new Promise<never>((_, reject) => worker?.addEventListener('error', () => reject(new Error('The frame worker failed')), { once: true }));
+    return await Promise.race([api.jpeg(Comlink.transfer(bitmap, [bitmap]), quality), failed]);
+  } finally {
+    busy--;
+    if (busy === 0 && worker) idleTimer = setTimeout(terminate, IDLE_MS);
+  }
+}
+
+/** The canvas as a JPEG at `quality`, encoded off the main thread where the browser allows. */
+export async function encodeFrameJpeg(canvas: HTMLCanvasElement, quality: number): Promise<Blob> {
+  if (!workerSupported()) return encodeOnMainThread(canvas, quality);
+  try {
+    return await encodeInWorker(canvas, quality);
+  } catch (error) {
+    // A tainted canvas fails the same way on both; anything else gets the main thread's encoder.
+    if ((error as { name?: unknown })?.name === 'SecurityError') throw error;
+    return encodeOnMainThread(canvas, quality);
+  }
+}
