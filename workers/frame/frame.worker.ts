@@ -9,10 +9,12 @@ import type { FrameWorkerApi } from './api.ts';
 const api: FrameWorkerApi = {
   async jpeg(frame, quality) {
     try {
-      const canvas = new OffscreenCanvas(frame.width, frame.height);
+      const width = 'displayWidth' in frame ? frame.displayWidth : frame.width;
+      const height = 'displayHeight' in frame ? frame.displayHeight : frame.height;
+      const canvas = new OffscreenCanvas(width, height);
       const ctx = canvas.getContext('2d');
       if (!ctx) throw new Error('No 2D context in the frame worker');
-      ctx.drawImage(frame, 0, 0);
+      ctx.drawImage(frame, 0, 0, width, height);
       return await canvas.convertToBlob({ type: 'image/jpeg', quality });
     } finally {
       frame.close();

@@ -2,7 +2,7 @@
 import { CANVAS_JPEG_QUALITY } from '../../../shared/constants.ts';
 import type { PresentedFrame } from './presentedFrame.ts';
 import { rememberInlineUrl } from '../inlineImages.ts';
-import { encodeFrameJpeg } from './frameEncoder.ts';
+import { encodeFrameJpeg, encodeVideoFrameJpeg } from './frameEncoder.ts';
 import { dataUrlToBlob } from './serverCapture.ts';
 import type { CapturedFrame } from './types.ts';
 
@@ -49,18 +49,29 @@ function canvasOf(width: number, height: number): { canvas: HTMLCanvasElement; c
 }
 
 /**
- * The frame scaled down to the preview's size: halved (bilinear filtering at exactly half size
- * averages each 2x2 block) while more than twice as large, then drawn at the preview's size:
- * no aliasing, at a fraction of the cost of the browser's 'medium'/'high' smoothing of a large
- * source.
+ * The frame scaled down to the preview's size: drawn at twice the preview's size (at most its own),
+ * then halved while more than twice as large (bilinear filtering at exactly half size averages each
+ * 2x2 block), then drawn at the preview's size: little aliasing, at a fraction of the cost of the
+ * browser's 'medium'/'high' smoothing of a large source.
  */
-function drawPreview(frame: HTMLCanvasElement): HTMLCanvasElement {
-  const size = previewSize(frame.width, frame.height);
-  let source = frame;
-  while (source.width >= size.width * 2 && source.height >= size.height * 2 && source.width >= 4) {
-    const half = canvasOf(Math.round(source.width / 2), Math.round(source.height / 2));
+function drawPreview(frame: CanvasImageSource, width: number, height: number): HTMLCanvasElement {
+  const size = previewSize(width, height);
+  let source: CanvasImageSource = frame;
+  let w = width;
+  let h = height;
+  if (w > size.width * 2 && h > size.height * 2) {
+    const first = canvasOf(size.width * 2, size.height * 2);
+    first.ctx.drawImage(frame, 0, 0, first.canvas.width, first.canvas.height);
+    source = first.canvas;
+    w = first.canvas.width;
+    h = first.canvas.height;
+  }
+  while (w >= size.width * 2 && h >= size.height * 2 && w >= 4) {
+    const half = canvasOf(Math.round(w / 2), Math.round(h / 2));
     half.ctx.drawImage(source, 0, 0, half.canvas.width, half.canvas.height);
     source = half.canvas;
+    w = half.canvas.width;
+    h = half.canvas.height;
   }
   const preview = canvasOf(size.width, size.height);
   preview.ctx.drawImage(source, 0, 0, size.width, size.height);
@@ -68,24 +79,37 @@ function drawPreview(frame: HTMLCanvasElement): HTMLCanvasElement {
 }
 
 /**
- * Encodes the drawn frame: first a slot-sized preview JPEG, with which the step answers, then the
- * full-resolution JPEG at quality 0.9 of the same canvas, handed back as a promise. The preview is
+ * Encodes the frame: first a slot-sized preview JPEG, with which the step answers, then the
+ * full-resolution JPEG at quality 0.9 of the same frame, handed back as a promise. The preview is
  * encoded at once (toDataURL, a millisecond or two at this size) where toBlob would wait for the
- * page's next idle time, a frame or more. The full-resolution encode starts once the page has painted
- * the slot (two frames later), in the frame worker (frameEncoder.ts), so it never holds up the paint of the slot's image.
+ * page's next idle time, a frame or more. The full-resolution image is drawn and encoded once the
+ * page has painted the slot (two frames later), in the frame worker (frameEncoder.ts), so it never
+ * holds up that paint: from the VideoFrame where there is one (the main thread then never draws
+ * the full frame at all), else from the canvas drawn at capture time.
  * Fails when the frame could not be drawn (no decodable frame) and when the canvas is tainted (a
  * video from another origin without CORS: the preview drawn from it throws SecurityError).
  */
 export async function encodePresentedFrame(frame: PresentedFrame): Promise<Omit<CapturedFrame, 'source'>> {
-  if (!frame.canvas) throw frame.drawError ?? new Error('The frame was not drawn');
-  const canvas = frame.canvas;
-  const previewUrl = drawPreview(canvas).toDataURL('image/jpeg', PREVIEW_JPEG_QUALITY);
+  const videoFrame = frame.videoFrame;
+  // This step owns the VideoFrame from here on.
+  frame.videoFrame = null;
+  const source = videoFrame ?? frame.canvas;
+  if (!source) throw frame.drawError ?? new Error('The frame was not drawn');
+  const width = videoFrame ? videoFrame.displayWidth : frame.canvas!.width;
+  const height = videoFrame ? videoFrame.displayHeight : frame.canvas!.height;
+  let previewUrl: string;
+  try {
+    previewUrl = drawPreview(source, width, height).toDataURL('image/jpeg', PREVIEW_JPEG_QUALITY);
+  } catch (error) {
+    videoFrame?.close();
+    throw error;
+  }
   const preview = dataUrlToBlob(previewUrl);
   rememberInlineUrl(preview, previewUrl);
   // For bench:capture's breakdown of where a capture's time goes.
   performance.mark('capture:preview-encoded');
-  const blob = afterPaints(2).then(() => encodeFrameJpeg(canvas, CANVAS_JPEG_QUALITY));
+  const blob = afterPaints(2).then(() => (videoFrame ? encodeVideoFrameJpeg(videoFrame, CANVAS_JPEG_QUALITY) : encodeFrameJpeg(frame.canvas!, CANVAS_JPEG_QUALITY)));
   // Whoever takes the frame awaits it; a capture dropped in between must not report it unhandled.
   blob.catch(() => undefined);
-  return { blob, preview, width: canvas.width, height: canvas.height, timestamp: frame.time };
+  return { blob, preview, width, height, timestamp: frame.time };
 }

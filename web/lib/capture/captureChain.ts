@@ -28,7 +28,12 @@ export async function captureFrame(req: CaptureRequest): Promise<CapturedFrame> 
     server: () => captureOnServer(videoUrl, frame, signal),
     thumbnail: () => fetchThumbnail(thumbnailUrl, frame.time, signal),
   };
-  return runChain(steps, force, signal, ({ source, error }) => {
-    if ((error as { name?: unknown })?.name !== 'AbortError') console.warn(`Screenshot: the ${source} step failed`, error);
-  });
+  try {
+    return await runChain(steps, force, signal, ({ source, error }) => {
+      if ((error as { name?: unknown })?.name !== 'AbortError') console.warn(`Screenshot: the ${source} step failed`, error);
+    });
+  } finally {
+    // A frame the canvas step did not take (aborted, or a later step forced) is let go.
+    frame.videoFrame?.close();
+  }
 }

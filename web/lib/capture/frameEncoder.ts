@@ -46,18 +46,22 @@ export function encodeOnMainThread(canvas: HTMLCanvasElement, quality: number): 
   });
 }
 
-async function encodeInWorker(canvas: HTMLCanvasElement, quality: number): Promise<Blob> {
+/** Runs `call` on the worker, failing rather than waiting for ever when the worker dies. */
+async function inWorker(call: (api: Comlink.Remote<FrameWorkerApi>) => Promise<Blob>): Promise<Blob> {
   const api = connect();
   busy++;
   try {
-    const bitmap = await createImageBitmap(canvas);
-    // A worker that dies without answering would leave the call waiting for ever.
     const failed = new Promise<never>((_, reject) => worker?.addEventListener('error', () => reject(new Error('The frame worker failed')), { once: true }));
-    return await Promise.race([api.jpeg(Comlink.transfer(bitmap, [bitmap]), quality), failed]);
+    return await Promise.race([call(api), failed]);
   } finally {
     busy--;
     if (busy === 0 && worker) idleTimer = setTimeout(terminate, IDLE_MS);
   }
+}
+
+async function encodeInWorker(canvas: HTMLCanvasElement, quality: number): Promise<Blob> {
+  const bitmap = await createImageBitmap(canvas);
+  return inWorker((api) => api.jpeg(Comlink.transfer(bitmap, [bitmap]), quality));
 }
 
 /** The canvas as a JPEG at `quality`, encoded off the main thread where the browser allows. */
@@ -69,5 +73,34 @@ export async function encodeFrameJpeg(canvas: HTMLCanvasElement, quality: number
     // A tainted canvas fails the same way on both; anything else gets the main thread's encoder.
     if ((error as { name?: unknown })?.name === 'SecurityError') throw error;
     return encodeOnMainThread(canvas, quality);
+  }
+}
+
+/**
+ * The VideoFrame at its display size as a JPEG at `quality`, drawn and encoded in the worker (the
+ * frame is transferred, not copied); on the main thread where that fails. Closes the frame.
+ */
+export async function encodeVideoFrameJpeg(frame: VideoFrame, quality: number): Promise<Blob> {
+  if (workerSupported()) {
+    // A clone goes to the worker, so the frame is still here should the worker fail.
+    const copy = frame.clone();
+    try {
+      const blob = await inWorker((api) => api.jpeg(Comlink.transfer(copy, [copy]), quality));
+      frame.close();
+      return blob;
+    } catch {
+      copy.close();
+    }
+  }
+  try {
+    const canvas = document.createElement('canvas');
+    canvas.width = frame.displayWidth;
+    canvas.height = frame.displayHeight;
+    const ctx = canvas.getContext('2d');
+    if (!ctx) throw new Error('No 2D canvas');
+    ctx.drawImage(frame, 0, 0, canvas.width, canvas.height);
+    return await encodeOnMainThread(canvas, quality);
+  } finally {
+    frame.close();
   }
 }

@@ -11,7 +11,13 @@ export interface PresentedFrame {
   /** Media time in seconds: the frame's own presentation time when `exact`, else the player's time. */
   time: number;
   exact: boolean;
-  /** The frame drawn at the video's own resolution, when asked for and possible. */
+  /**
+   * The frame itself, held by reference (no pixels copied), when asked for and the browser has
+   * WebCodecs: drawn later (the preview at once, the full resolution off the main thread) and
+   * always the same frame, whatever the player does meanwhile. Whoever takes it closes it.
+   */
+  videoFrame: VideoFrame | null;
+  /** The frame drawn at the video's own resolution, where `videoFrame` could not be had. */
   canvas: HTMLCanvasElement | null;
   /** Why the frame could not be drawn. */
   drawError: unknown;
@@ -60,18 +66,39 @@ export function hasFrame(video: HTMLVideoElement): boolean {
   return !video.error && video.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA && video.videoWidth > 0 && video.videoHeight > 0;
 }
 
-function draw(video: HTMLVideoElement): Pick<PresentedFrame, 'canvas' | 'drawError'> {
+/**
+ * The frame on screen as a VideoFrame, when it is upright as shown: a frame with rotation or
+ * flip metadata (a phone clip) is drawn through the <video>, which applies them.
+ */
+function grabVideoFrame(video: HTMLVideoElement): VideoFrame | null {
+  if (typeof VideoFrame === 'undefined') return null;
+  let frame: VideoFrame;
+  try {
+    frame = new VideoFrame(video);
+  } catch {
+    // A video from another origin without CORS, or no frame: the canvas draw says why.
+    return null;
+  }
+  const { rotation, flip } = frame as VideoFrame & { rotation?: number; flip?: boolean };
+  if (!rotation && !flip && frame.displayWidth === video.videoWidth && frame.displayHeight === video.videoHeight) return frame;
+  frame.close();
+  return null;
+}
+
+function draw(video: HTMLVideoElement): Pick<PresentedFrame, 'videoFrame' | 'canvas' | 'drawError'> {
   try {
     if (!hasFrame(video)) throw new Error(video.error ? `The video cannot be decoded (${video.error.code})` : 'The video has no frame to capture yet');
+    const videoFrame = grabVideoFrame(video);
+    if (videoFrame) return { videoFrame, canvas: null, drawError: null };
     const canvas = document.createElement('canvas');
     canvas.width = video.videoWidth;
     canvas.height = video.videoHeight;
     const ctx = canvas.getContext('2d');
     if (!ctx) throw new Error('No 2D canvas');
     ctx.drawImage(video, 0, 0, canvas.width, canvas.height);
-    return { canvas, drawError: null };
+    return { videoFrame: null, canvas, drawError: null };
   } catch (error) {
-    return { canvas: null, drawError: error };
+    return { videoFrame: null, canvas: null, drawError: error };
   }
 }
 
@@ -116,7 +143,7 @@ export async function presentedFrame(video: HTMLVideoElement, withPixels: boolea
   const capture = (time: number, exact: boolean): PresentedFrame => ({
     time,
     exact,
-    ...(withPixels ? draw(video) : { canvas: null, drawError: null }),
+    ...(withPixels ? draw(video) : { videoFrame: null, canvas: null, drawError: null }),
   });
   if (!hasFrameCallbacks() || !hasFrame(video)) return capture(video.currentTime, false);
 
