@@ -10,8 +10,9 @@ import { findMediaTools, type MediaTools } from '../api/media/ffmpeg.ts';
 import { makeQaClips, QA_CLIPS } from '../scripts/qa-clips.ts';
 import { sameSite } from './support/accounts.ts';
 import { signInAsCreator } from './support/creators.ts';
-import { readSlotImage, screenshotImages, seekToFrame, selectScreenshotButton } from './support/qaCapture.ts';
-import { decodeRgba, displaySizeOf, frameIndexOf, lumaPsnr, referenceFrame } from '../scripts/qa-frames.ts';
+import { readSlotImage, screenshotImages, seekToFrame, selectScreenshotButton, storedScreenshot } from './support/qaCapture.ts';
+import sharp from 'sharp';
+import { decodeRgba, displaySizeOf, frameIndexOf, lumaPsnr, psnr, referenceFrame } from '../scripts/qa-frames.ts';
 import { uploadQaClip, type UploadedClip } from './support/qaUpload.ts';
 
 /** A frame in every clip that is not a keyframe (keyframes fall every second). */
@@ -19,6 +20,12 @@ const FRAME = 37;
 /** JPEG 4:2:0 at quality 0.9 of frame N against ffmpeg's decode of frame N (luma; see lumaPsnr). */
 const SAME_FRAME_DB = 40;
 const NEIGHBOUR_DB = 35;
+/**
+ * The slot's small preview against the full-resolution capture scaled to its size (RGB): both
+ * ways of making it (from the frame's YUV planes, or the browser's draw for a rotated clip) come
+ * to about 25-27 dB on these frames of sharp edges and text, JPEG at 0.85 and a different filter.
+ */
+const PREVIEW_DB = 24;
 const PATHS = [
   { query: '', source: 'canvas' },
   { query: '?capture=wasm', source: 'wasm' },
@@ -108,6 +115,20 @@ for (const clip of QA_CLIPS) {
         const scores = `${same.toFixed(1)} dB against frame ${FRAME}, ${previous.toFixed(1)} and ${next.toFixed(1)} against its neighbours`;
         expect(same, scores).toBeGreaterThanOrEqual(SAME_FRAME_DB);
         expect(Math.max(previous, next), scores).toBeLessThan(NEIGHBOUR_DB);
+
+        if (path.source === 'canvas') {
+          // The slot's preview (made from the frame's own YUV planes where the browser allows) is
+          // the same picture, colours included: the full image scaled to its size.
+          const stored = await storedScreenshot(page, before + 1);
+          const preview = await decodeRgba(stored.previewJpeg!);
+          const scaled = await decodeRgba(await sharp(got.jpeg).resize(preview.width, preview.height, { fit: 'fill' }).png().toBuffer());
+          const previewDb = psnr(preview.data, scaled.data);
+          expect(previewDb, `the preview against the full image scaled down: ${previewDb.toFixed(1)} dB`).toBeGreaterThanOrEqual(PREVIEW_DB);
+          // The same colours on average: a wrong matrix or range would shift them.
+          const means = (data: Buffer) => [0, 1, 2].map((c) => data.reduce((sum, v, i) => (i % 4 === c ? sum + v : sum), 0) / (data.length / 4));
+          const [previewMeans, scaledMeans] = [means(preview.data), means(scaled.data)];
+          previewMeans.forEach((m, c) => expect(Math.abs(m - scaledMeans[c]!), `mean of channel ${c}: ${m.toFixed(1)} against ${scaledMeans[c]!.toFixed(1)}`).toBeLessThanOrEqual(2));
+        }
       });
     }
   });

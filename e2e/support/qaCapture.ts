@@ -48,6 +48,8 @@ export interface StoredScreenshot {
   timestamp: number | null;
   /** The pixel size of the small preview kept beside it for the slot, if any. */
   preview: { width: number; height: number } | null;
+  /** That preview's JPEG. */
+  previewJpeg: Buffer | null;
 }
 
 /**
@@ -87,8 +89,14 @@ export async function storedScreenshot(page: Page, number: number): Promise<Stor
       const digest = Array.from(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)), (b) => b.toString(16).padStart(2, '0')).join('');
       let bin = '';
       for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+      let previewBin = '';
+      if (shot.preview) {
+        const previewBytes = new Uint8Array(await shot.preview.arrayBuffer());
+        for (let i = 0; i < previewBytes.length; i += 0x8000) previewBin += String.fromCharCode(...previewBytes.subarray(i, i + 0x8000));
+      }
       const out = {
         b64: btoa(bin),
+        previewB64: shot.preview ? btoa(previewBin) : null,
         width: bitmap.width,
         height: bitmap.height,
         digest,
@@ -103,8 +111,8 @@ export async function storedScreenshot(page: Page, number: number): Promise<Stor
     return null;
   }, number);
   if (!found) throw new Error(`The stored pending merch has no screenshot ${number}`);
-  const { b64, ...rest } = found;
-  return { jpeg: Buffer.from(b64, 'base64'), ...rest };
+  const { b64, previewB64, ...rest } = found;
+  return { jpeg: Buffer.from(b64, 'base64'), previewJpeg: previewB64 === null ? null : Buffer.from(previewB64, 'base64'), ...rest };
 }
 
 export interface SlotImage {

@@ -4,6 +4,7 @@ import type { PresentedFrame } from './presentedFrame.ts';
 import { rememberInlineUrl } from '../inlineImages.ts';
 import { encodeFrameJpeg, encodeVideoFrameJpeg } from './frameEncoder.ts';
 import { dataUrlToBlob } from './serverCapture.ts';
+import { yuvToPreviewRgba, type YuvPlanes } from './yuvPreview.ts';
 import type { CapturedFrame } from './types.ts';
 
 /**
@@ -78,6 +79,33 @@ function drawPreview(frame: CanvasImageSource, width: number, height: number): H
   return preview.canvas;
 }
 
+/** The matrix a frame's colours were encoded with, as the browser reads it (untagged HD as BT.709). */
+function matrixOf(frame: VideoFrame): YuvPlanes['matrix'] | null {
+  const matrix = frame.colorSpace.matrix;
+  if (matrix === 'bt709') return 'bt709';
+  if (matrix === 'bt470bg' || matrix === 'smpte170m') return 'bt601';
+  if (matrix === null || matrix === undefined) return (frame.visibleRect?.height ?? frame.codedHeight) >= 720 ? 'bt709' : 'bt601';
+  return null;
+}
+
+/**
+ * The preview made from the frame's own YUV planes (yuvPreview.ts), or null for a frame whose
+ * pixel format or colour matrix that does not handle (the browser draws those).
+ */
+async function previewFromPlanes(frame: VideoFrame, width: number, height: number): Promise<HTMLCanvasElement | null> {
+  const format = frame.format;
+  const matrix = matrixOf(frame);
+  const visible = frame.visibleRect;
+  if ((format !== 'I420' && format !== 'NV12') || !matrix || !visible) return null;
+  const data = new Uint8Array(frame.allocationSize());
+  const layout = await frame.copyTo(data);
+  const size = previewSize(width, height);
+  const rgba = yuvToPreviewRgba({ format, width: visible.width, height: visible.height, data, layout, matrix, fullRange: frame.colorSpace.fullRange ?? false }, size.width, size.height);
+  const preview = canvasOf(size.width, size.height);
+  preview.ctx.putImageData(new ImageData(rgba, size.width, size.height), 0, 0);
+  return preview.canvas;
+}
+
 /**
  * Encodes the frame: first a slot-sized preview JPEG, with which the step answers, then the
  * full-resolution JPEG at quality 0.9 of the same frame, handed back as a promise. The preview is
@@ -85,7 +113,8 @@ function drawPreview(frame: CanvasImageSource, width: number, height: number): H
  * page's next idle time, a frame or more. The full-resolution image is drawn and encoded once the
  * page has painted the slot (two frames later), in the frame worker (frameEncoder.ts), so it never
  * holds up that paint: from the VideoFrame where there is one (the main thread then never draws
- * the full frame at all), else from the canvas drawn at capture time.
+ * the full frame at all, and the preview comes from its YUV planes), else from the canvas drawn at
+ * capture time.
  * Fails when the frame could not be drawn (no decodable frame) and when the canvas is tainted (a
  * video from another origin without CORS: the preview drawn from it throws SecurityError).
  */
@@ -99,7 +128,8 @@ export async function encodePresentedFrame(frame: PresentedFrame): Promise<Omit<
   const height = videoFrame ? videoFrame.displayHeight : frame.canvas!.height;
   let previewUrl: string;
   try {
-    previewUrl = drawPreview(source, width, height).toDataURL('image/jpeg', PREVIEW_JPEG_QUALITY);
+    const fromPlanes = videoFrame ? await previewFromPlanes(videoFrame, width, height).catch(() => null) : null;
+    previewUrl = (fromPlanes ?? drawPreview(source, width, height)).toDataURL('image/jpeg', PREVIEW_JPEG_QUALITY);
   } catch (error) {
     videoFrame?.close();
     throw error;
