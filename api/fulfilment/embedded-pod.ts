@@ -10,7 +10,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import { sql } from 'kysely';
 import type { DB, EmbeddedPodStatus } from '../db/schema.ts';
-import type { FulfilmentEvent, FulfilmentOrder, FulfilmentOrderRequest, FulfilmentProvider } from './provider.ts';
+import type { CancelOutcome, FulfilmentEvent, FulfilmentOrder, FulfilmentOrderRequest, FulfilmentProvider } from './provider.ts';
 
 export type PodEventSink = (trx: Transaction<DB>, event: FulfilmentEvent, eventId: string) => Promise<unknown>;
 
@@ -71,6 +71,25 @@ export class EmbeddedPod implements FulfilmentProvider {
       inserted ??
       (await this.db.selectFrom('embedded_pod_orders').select(['id', 'status']).where('external_id', '=', request.externalId).executeTakeFirstOrThrow());
     return { providerOrderId: order.id, status: order.status };
+  }
+
+  /**
+   * Cancels an order still waiting to be printed, reporting it (order_canceled) like any other
+   * step; one being printed or shipped goes on.
+   */
+  async cancelOrder(externalId: string): Promise<CancelOutcome> {
+    return this.db.transaction().execute(async (trx) => {
+      const res = await sql<{ id: string; status: EmbeddedPodStatus }>`
+        select id, status from embedded_pod_orders where external_id = ${externalId} for update`.execute(trx);
+      const order = res.rows[0];
+      if (!order) return 'not-found';
+      if (order.status === 'canceled') return 'cancelled';
+      if (order.status !== 'pending') return 'too-late';
+      await trx.updateTable('embedded_pod_orders').set({ status: 'canceled', updated_at: sql<Date>`now()` }).where('id', '=', order.id).execute();
+      const event: FulfilmentEvent = { type: 'order_canceled', data: { order: { id: order.id, external_id: externalId, status: 'canceled' } } };
+      await this.options.onEvent(trx, event, `pod:${order.id}:canceled`);
+      return 'cancelled';
+    });
   }
 
   /** Moves every order that is due one step; answers how many steps were taken. */

@@ -8,6 +8,7 @@
 import type { Kysely } from 'kysely';
 import type { Catalogue } from '../../shared/catalogue/parse.ts';
 import type { DB } from '../db/schema.ts';
+import { cancelFulfilmentKey, enqueueJob, JOB_KINDS } from '../jobs/enqueue.ts';
 import { transitionOrder } from '../services/order-status.ts';
 import { mediaUrl } from '../services/media-urls.ts';
 import type { ObjectStorage } from '../storage/object-storage.ts';
@@ -70,6 +71,8 @@ export async function fulfilOrder(deps: FulfilDeps, orderId: string): Promise<Fu
       // which print-shop order it has.
       await trx.updateTable('orders').set(set).where('id', '=', orderId).where('fulfilment_order_id', 'is', null).execute();
       deps.log?.(`order ${orderId} was ${moved.status} when its submission was recorded`);
+      // Refunded while its files were being made: the print shop is asked to cancel it.
+      if (moved.status === 'refunded') await enqueueJob(trx, JOB_KINDS.cancelFulfilment, { orderId }, { dedupeKey: cancelFulfilmentKey(orderId, 'after-submission') });
     }
   });
   return 'submitted';

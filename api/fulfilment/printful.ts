@@ -5,7 +5,7 @@
  * 32 hex digits: Printful's external ids are short), so a second submission is refused by
  * Printful as a duplicate and answered with the order already made (GET /orders/@{external_id}).
  */
-import type { FulfilmentOrder, FulfilmentOrderRequest, FulfilmentProvider } from './provider.ts';
+import type { CancelOutcome, FulfilmentOrder, FulfilmentOrderRequest, FulfilmentProvider } from './provider.ts';
 import { PermanentJobError } from '../jobs/runner.ts';
 
 export const PRINTFUL_API = 'https://api.printful.com';
@@ -52,7 +52,7 @@ export class PrintfulFulfilment implements FulfilmentProvider {
     this.#fetch = options.fetch ?? fetch;
   }
 
-  async #request(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+  async #request(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
     const headers: Record<string, string> = { authorization: `Bearer ${this.options.apiKey}`, accept: 'application/json' };
     if (this.options.storeId) headers['x-pf-store-id'] = this.options.storeId;
     if (body !== undefined) headers['content-type'] = 'application/json';
@@ -136,6 +136,22 @@ export class PrintfulFulfilment implements FulfilmentProvider {
       throw new PrintfulError(existing.status, `Printful order ${externalId} could not be read: ${PrintfulFulfilment.#message(existing.json)}`);
     }
     return PrintfulFulfilment.#order(existing.json);
+  }
+
+  /**
+   * DELETE /orders/@{external_id}: Printful cancels an order it has not started (draft, pending,
+   * on hold, failed) and refuses one in production or shipped (400/409).
+   */
+  async cancelOrder(orderId: string): Promise<CancelOutcome> {
+    const externalId = printfulExternalId(orderId);
+    const res = await this.#request('DELETE', `/orders/@${externalId}`);
+    if (res.status === 200) return 'cancelled';
+    if (res.status === 404) return 'not-found';
+    if (res.status === 400 || res.status === 409) {
+      // Cancelling twice answers that the order is already cancelled.
+      return /cancel/i.test(PrintfulFulfilment.#message(res.json)) && /already/i.test(PrintfulFulfilment.#message(res.json)) ? 'cancelled' : 'too-late';
+    }
+    throw new PrintfulError(res.status, `Printful could not cancel order ${externalId} (${res.status}): ${PrintfulFulfilment.#message(res.json)}`);
   }
 
   static #order(json: Record<string, unknown>): FulfilmentOrder {

@@ -38,10 +38,18 @@ export interface FulfilmentOrder {
   status: string;
 }
 
+/** What asking the print shop to cancel an order came to. */
+export type CancelOutcome = 'cancelled' | 'too-late' | 'not-found';
+
 export interface FulfilmentProvider {
   readonly kind: 'printful' | 'embedded';
   /** Creates the order, or answers the one already made for this externalId. */
   submitOrder(request: FulfilmentOrderRequest): Promise<FulfilmentOrder>;
+  /**
+   * Cancels the order made for this externalId while the print shop has not started on it
+   * ('too-late' once it has; cancelling a cancelled order answers 'cancelled' again).
+   */
+  cancelOrder(externalId: string): Promise<CancelOutcome>;
 }
 
 /** A progress report in the shape of Printful's webhooks. */

@@ -9,6 +9,8 @@ import type { DB } from '../db/schema.ts';
 export const JOB_KINDS = {
   /** Render the order's print files and submit it to the print-on-demand provider. */
   fulfilOrder: 'order.fulfil',
+  /** Ask the print shop to cancel a refunded order it has not started on. */
+  cancelFulfilment: 'order.cancel_fulfilment',
 } as const;
 export type JobKind = (typeof JOB_KINDS)[keyof typeof JOB_KINDS];
 
@@ -19,7 +21,13 @@ export type JobKind = (typeof JOB_KINDS)[keyof typeof JOB_KINDS];
  */
 const MAX_ATTEMPTS: Partial<Record<JobKind, number>> = {
   [JOB_KINDS.fulfilOrder]: 12,
+  [JOB_KINDS.cancelFulfilment]: 12,
 };
+
+/** The dedupe key of a refunded order's cancellation; `after` tells a second request apart. */
+export function cancelFulfilmentKey(orderId: string, after = ''): string {
+  return `cancel-fulfilment:${orderId}${after ? `:${after}` : ''}`;
+}
 
 export interface EnqueueOptions {
   dedupeKey?: string;

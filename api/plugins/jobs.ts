@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { cancelFulfilment } from '../fulfilment/cancel-fulfilment.ts';
 import { fulfilOrder } from '../fulfilment/fulfil-order.ts';
 import { JOB_KINDS } from '../jobs/enqueue.ts';
 import { JobRunner, PermanentJobError } from '../jobs/runner.ts';
@@ -34,6 +35,13 @@ async function jobs(app: FastifyInstance) {
       },
       orderId,
     );
+  });
+
+  runner.register(JOB_KINDS.cancelFulfilment, async (payload) => {
+    const orderId = payload.orderId;
+    if (typeof orderId !== 'string') throw new PermanentJobError('The job names no order.');
+    const providers = { embedded: app.embeddedPod, ...(app.fulfilment.kind === 'printful' ? { printful: app.fulfilment } : {}) };
+    await cancelFulfilment({ db: app.db, providers, log: (msg) => app.log.info(msg) }, orderId);
   });
 
   // With the embedded database this is the only process, so jobs another process held are orphans.

@@ -16,7 +16,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import type { DB, OrderStatus } from '../db/schema.ts';
-import { enqueueJob, JOB_KINDS } from '../jobs/enqueue.ts';
+import { cancelFulfilmentKey, enqueueJob, JOB_KINDS } from '../jobs/enqueue.ts';
 import { queueOrderConfirmation } from '../mail/order-mail.ts';
 import type { PaymentEvent } from '../payments/provider.ts';
 import { creditOrderEarnings, reverseOrderEarnings } from './earnings.ts';
@@ -111,6 +111,8 @@ async function applyOnce(deps: PaymentEventDeps, trx: Transaction<DB>, event: Pa
 interface LockedOrder {
   id: string;
   status: OrderStatus;
+  /** Set once the order has been sent to the print shop. */
+  fulfilment_order_id: string | null;
   payment_session_id: string | null;
   payment_intent_id: string | null;
   customer_email: string | null;
@@ -120,7 +122,7 @@ interface LockedOrder {
 function lockOrder(trx: Transaction<DB>, where: { id: string } | { sessionId: string } | { paymentIntentId: string }) {
   let q = trx
     .selectFrom('orders')
-    .select(['id', 'status', 'payment_session_id', 'payment_intent_id', 'customer_email', 'total_cents']);
+    .select(['id', 'status', 'payment_session_id', 'payment_intent_id', 'customer_email', 'total_cents', 'fulfilment_order_id']);
   if ('id' in where) q = q.where('id', '=', where.id);
   else if ('sessionId' in where) q = q.where('payment_session_id', '=', where.sessionId);
   else q = q.where('payment_intent_id', '=', where.paymentIntentId);
@@ -205,6 +207,8 @@ async function chargeRefunded(deps: PaymentEventDeps, trx: Transaction<DB>, even
   });
   if (!moved?.changed) return { effect: 'none', orderId: order.id };
   await reverseOrderEarnings(trx, order.id);
+  // Sent to the print shop already: it is asked to cancel the order if it has not started on it.
+  if (order.fulfilment_order_id) await enqueueJob(trx, JOB_KINDS.cancelFulfilment, { orderId: order.id }, { dedupeKey: cancelFulfilmentKey(order.id) });
   return { effect: 'refunded', orderId: order.id };
 }
 

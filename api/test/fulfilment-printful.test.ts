@@ -61,6 +61,15 @@ function fakePrintful() {
       }
       const byExternal = /^\/orders\/@([a-z0-9]+)$/.exec(req.url ?? '');
       if (req.method === 'GET' && byExternal && orders.has(byExternal[1]!)) return send(200, { code: 200, result: orders.get(byExternal[1]!) });
+      // Printful cancels an order it has not started on, and refuses one in production.
+      if (req.method === 'DELETE' && byExternal && orders.has(byExternal[1]!)) {
+        const order = orders.get(byExternal[1]!)!;
+        if (order.status === 'canceled') return send(400, { code: 400, result: 'Order is already canceled', error: { reason: 'BadRequest', message: 'Order is already canceled' } });
+        if (order.status !== 'pending') return send(400, { code: 400, result: 'This order can not be canceled', error: { reason: 'BadRequest', message: 'This order can not be canceled' } });
+        order.status = 'canceled';
+        return send(200, { code: 200, result: order });
+      }
+      if (req.method === 'DELETE' && req.url === '/orders/@broken') return send(500, { code: 500, result: 'Internal error' });
       send(404, { code: 404, result: 'Not found', error: { reason: 'NotFound', message: 'Not found' } });
     });
   });
@@ -123,6 +132,36 @@ describe('the Printful adapter', () => {
       expect(fake.seen.at(-1)).toMatchObject({ method: 'GET', url: `/orders/@${printfulExternalId(orderId)}` });
       // The product's variants were looked up once.
       expect(fake.seen.filter((s) => s.url === '/products/108')).toHaveLength(1);
+    } finally {
+      await new Promise((resolve) => fake.server.close(resolve));
+    }
+  });
+
+  it('cancels an order Printful has not started on, and says so when it has', async () => {
+    const fake = fakePrintful();
+    await new Promise<void>((resolve) => fake.server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(fake.server.address() as AddressInfo).port}`;
+    try {
+      const provider = new PrintfulFulfilment({ apiKey: 'pf-key', storeId: '777', baseUrl: base });
+      const product = await merchProduct(deps());
+      const [first, second] = [
+        await shopOrder(deps(), product, [{ sku: 'mens-fitted-tshirt', colour: 'Black', size: 'M' }]),
+        await shopOrder(deps(), product, [{ sku: 'mens-fitted-tshirt', colour: 'Black', size: 'S' }]),
+      ];
+      for (const id of [first, second]) expect(await fulfilOrder({ ...deps(), pending: t.app.pendingObjects, provider, publicUrl: PUBLIC_URL }, id)).toBe('submitted');
+      fake.orders.get(printfulExternalId(second))!.status = 'inprocess';
+
+      expect(await provider.cancelOrder(first)).toBe('cancelled');
+      expect(fake.seen.at(-1)).toMatchObject({ method: 'DELETE', url: `/orders/@${printfulExternalId(first)}` });
+      expect(fake.seen.at(-1)!.headers['x-pf-store-id']).toBe('777');
+      expect(fake.orders.get(printfulExternalId(first))!.status).toBe('canceled');
+      // Asked again (a job retried): still cancelled.
+      expect(await provider.cancelOrder(first)).toBe('cancelled');
+      expect(await provider.cancelOrder(second)).toBe('too-late');
+      expect(fake.orders.get(printfulExternalId(second))!.status).toBe('inprocess');
+      expect(await provider.cancelOrder(NO_ORDER)).toBe('not-found');
+      // A Printful failure is thrown, so the job tries again later.
+      await expect(provider.cancelOrder('broken')).rejects.toMatchObject({ name: 'PrintfulError', status: 500 });
     } finally {
       await new Promise((resolve) => fake.server.close(resolve));
     }

@@ -15,6 +15,7 @@ import { orderPagePath } from '../services/order-links.ts';
 import { transitionOrder } from '../services/order-status.ts';
 import { listKeys, merchProduct, shopOrder, twoColourJpeg } from './fulfilment-helpers.ts';
 import { testApp, testConfig, type TestApp } from './harness.ts';
+import { deliver, refundedEvent } from './webhook-support.ts';
 
 const PUBLIC_URL = 'http://shop.example.test';
 let t: TestApp;
@@ -264,6 +265,70 @@ describe('the embedded print shop', () => {
     await step();
     expect(await orderRow(orderId)).toMatchObject({ status: 'refunded', tracking_number: null });
     expect(await t.db.selectFrom('email_outbox').select('id').where('dedupe_key', '=', `order-shipped:${orderId}`).execute()).toEqual([]);
+  });
+
+  /** A full refund of the order, through the payment webhook as the payment provider sends it. */
+  const refund = async (orderId: string) => {
+    const { total_cents } = await orderRow(orderId);
+    const res = await deliver(t, refundedEvent({ id: orderId, totalCents: total_cents, paymentIntentId: `pi_${orderId.slice(0, 8)}`, sessionId: '', itemIds: [] }));
+    expect(res.json()).toEqual({ received: true, duplicate: false });
+    await t.app.jobs.runDue();
+  };
+  const cancelJobs = (orderId: string) => t.db.selectFrom('jobs').select(['status', 'dedupe_key']).where('kind', '=', JOB_KINDS.cancelFulfilment).where('payload', '@>', JSON.stringify({ orderId })).execute();
+
+  it('cancels the print-shop order of an order refunded before printing started; nothing is made or shipped', async () => {
+    const product = await merchProduct(deps);
+    const orderId = await shopOrder(deps, product, [{ sku: 'mens-fitted-tshirt', colour: 'Black', size: 'M' }]);
+    await fulfil(orderId);
+    expect((await podOrders(orderId))[0]!.status).toBe('pending');
+    await refund(orderId);
+
+    expect(await cancelJobs(orderId)).toEqual([{ status: 'done', dedupe_key: `cancel-fulfilment:${orderId}` }]);
+    expect((await podOrders(orderId))[0]!.status).toBe('canceled');
+    // The print shop's report of the cancellation is recorded; the order stays refunded.
+    const pod = (await podOrders(orderId))[0]!;
+    expect(await t.db.selectFrom('processed_webhook_events').select('event_id').where('event_id', 'like', `%${pod.id}:canceled%`).execute()).toHaveLength(1);
+    await step();
+    await step();
+    await step();
+    expect((await podOrders(orderId))[0]!.status).toBe('canceled');
+    expect(await orderRow(orderId)).toMatchObject({ status: 'refunded', tracking_number: null });
+    expect(await history(orderId)).toEqual(['pending>paid', 'paid>submitted', 'submitted>refunded']);
+    expect(await t.db.selectFrom('email_outbox').select('id').where('dedupe_key', '=', `order-shipped:${orderId}`).execute()).toEqual([]);
+  });
+
+  it('leaves an order the print shop has started printing to go on, the order refunded', async () => {
+    const product = await merchProduct(deps);
+    const orderId = await shopOrder(deps, product, [{ sku: 'mens-fitted-tshirt', colour: 'Black', size: 'M' }]);
+    await fulfil(orderId);
+    await step();
+    expect((await podOrders(orderId))[0]!.status).toBe('inprocess');
+    await refund(orderId);
+    expect(await cancelJobs(orderId)).toEqual([{ status: 'done', dedupe_key: `cancel-fulfilment:${orderId}` }]);
+    expect((await podOrders(orderId))[0]!.status).toBe('inprocess');
+    await step();
+    expect((await podOrders(orderId))[0]!.status).toBe('fulfilled');
+    expect((await orderRow(orderId)).status).toBe('refunded');
+  });
+
+  it('cancels an order refunded while its print files were being made, once it has reached the print shop', async () => {
+    const product = await merchProduct(deps);
+    const orderId = await shopOrder(deps, product, [{ sku: 'mens-fitted-tshirt', colour: 'Black', size: 'M' }]);
+    // The refund lands between the job's check that the order is paid and the submission.
+    const provider = {
+      kind: 'embedded' as const,
+      submitOrder: async (request: Parameters<typeof t.app.embeddedPod.submitOrder>[0]) => {
+        await refund(orderId);
+        return t.app.embeddedPod.submitOrder(request);
+      },
+      cancelOrder: (externalId: string) => t.app.embeddedPod.cancelOrder(externalId),
+    };
+    expect(await fulfilOrder({ ...deps, pending: t.app.pendingObjects, provider, publicUrl: PUBLIC_URL }, orderId)).toBe('submitted');
+    // The refund saw no print-shop order yet; the submission, recorded after it, asks for the cancellation.
+    expect((await cancelJobs(orderId)).map((j) => j.dedupe_key)).toEqual([`cancel-fulfilment:${orderId}:after-submission`]);
+    await t.app.jobs.runDue();
+    expect((await podOrders(orderId))[0]!.status).toBe('canceled');
+    expect(await orderRow(orderId)).toMatchObject({ status: 'refunded', fulfilment_provider: 'embedded' });
   });
 
   it('runs on its own clock while the app serves, and stops with it', async () => {
