@@ -120,7 +120,8 @@ export class PrintfulFulfilment implements FulfilmentProvider {
       city: address.city ?? '',
       state_code: address.state_code ?? address.state ?? undefined,
       country_code: request.recipient.country_code,
-      zip: request.recipient.zip,
+      // The address the buyer gave at payment, else the ZIP the shipping was quoted for.
+      zip: address.zip ?? request.recipient.zip,
     };
     const created = await this.#request('POST', '/orders?confirm=true', { external_id: externalId, recipient, items });
     if (created.status === 200) return PrintfulFulfilment.#order(created.json);

@@ -20,6 +20,8 @@ export interface CheckoutSessionRequest {
   lineItems: CheckoutLineItem[];
   shippingCents: number;
   shippingLabel: string;
+  /** The country the shipping was quoted for (ISO 3166 alpha-2): the only one the address may be in. */
+  shippingCountry: string;
   totalCents: number;
   customerEmail: string | null;
   /** May hold Stripe's {CHECKOUT_SESSION_ID} placeholder. */

@@ -51,6 +51,11 @@ export class StripePayments implements PaymentProvider {
             },
           },
         })),
+        // The print shop needs a street address; the checkout page asks only for ZIP and country
+        // (the shipping quote), so Stripe collects the rest, in the country quoted for.
+        shipping_address_collection: {
+          allowed_countries: [request.shippingCountry as Stripe.Checkout.SessionCreateParams.ShippingAddressCollection.AllowedCountry],
+        },
         shipping_options: [
           {
             shipping_rate_data: {

@@ -59,6 +59,8 @@ export interface TransitionOptions {
     tracking_number: string | null;
     paid_at: Date;
     refunded_at: Date;
+    shipping_name: string | null;
+    shipping_address: string | null;
   }>;
 }
 

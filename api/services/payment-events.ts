@@ -157,6 +157,7 @@ async function sessionPaid(deps: PaymentEventDeps, trx: Transaction<DB>, event: 
     return { effect: 'none', orderId: order.id };
   }
   const email = str(obj(session.customer_details).email) ?? str(session.customer_email);
+  const shipping = shippingDetails(session);
   const moved = await transitionOrder(trx, order.id, 'paid', {
     reason: 'Payment received',
     eventId: event.id,
@@ -164,6 +165,7 @@ async function sessionPaid(deps: PaymentEventDeps, trx: Transaction<DB>, event: 
       paid_at: eventTime(event),
       payment_intent_id: idOf(session.payment_intent) ?? order.payment_intent_id,
       ...(!order.customer_email && email ? { customer_email: email } : {}),
+      ...(shipping ? { shipping_name: shipping.name, shipping_address: JSON.stringify(shipping.address) } : {}),
     },
   });
   if (!moved?.changed) {
@@ -174,6 +176,28 @@ async function sessionPaid(deps: PaymentEventDeps, trx: Transaction<DB>, event: 
   await enqueueJob(trx, JOB_KINDS.fulfilOrder, { orderId: order.id }, { dedupeKey: fulfilJobKey(order.id) });
   await queueOrderConfirmation(trx, deps.publicUrl, order.id);
   return { effect: 'paid', orderId: order.id };
+}
+
+/**
+ * The street address the hosted checkout collected (Stripe's shipping_details, under
+ * collected_information in newer API versions), in the fields the print shops read, or null when
+ * it collected none.
+ */
+function shippingDetails(session: Obj): { name: string | null; address: Record<string, string> } | null {
+  const details = obj(session.shipping_details ?? obj(session.collected_information).shipping_details);
+  const address = obj(details.address);
+  const line1 = str(address.line1);
+  if (!line1) return null;
+  const fields: Record<string, string | null> = {
+    address1: line1,
+    address2: str(address.line2),
+    city: str(address.city),
+    state_code: str(address.state),
+    zip: str(address.postal_code),
+    country_code: str(address.country),
+  };
+  const kept = Object.fromEntries(Object.entries(fields).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1].length > 0).map(([k, v]) => [k, v.slice(0, 200)]));
+  return { name: str(details.name)?.slice(0, 200) ?? null, address: kept };
 }
 
 async function sessionExpired(deps: PaymentEventDeps, trx: Transaction<DB>, event: PaymentEvent, session: Obj): Promise<Applied> {

@@ -79,6 +79,7 @@ describe('StripePayments', () => {
       ],
       shippingCents: 1544,
       shippingLabel: 'Standard',
+      shippingCountry: 'CA',
       totalCents: 2334 * 2 + 1599 + 1544,
       customerEmail: 'buyer@example.com',
       successUrl: 'https://shop.example/success?session_id={CHECKOUT_SESSION_ID}',
@@ -105,6 +106,8 @@ describe('StripePayments', () => {
       'line_items[0][price_data][product_data][images][0]': 'https://shop.example/media/screenshots/ab/cd.jpg',
       'line_items[1][quantity]': '1',
       'line_items[1][price_data][unit_amount]': '1599',
+      // Stripe collects the street address the print shop needs, in the country quoted for.
+      'shipping_address_collection[allowed_countries][0]': 'CA',
       'shipping_options[0][shipping_rate_data][type]': 'fixed_amount',
       'shipping_options[0][shipping_rate_data][fixed_amount][amount]': '1544',
       'shipping_options[0][shipping_rate_data][fixed_amount][currency]': 'usd',

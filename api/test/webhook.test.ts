@@ -131,6 +131,24 @@ describe('checkout.session.completed', () => {
     expect(await checkOrderAccessToken(t.db, order.id, link![3]!)).toBe(true);
   });
 
+  it('keeps the street address the hosted checkout collected, for the print shop', async () => {
+    const order = await makeOrder(t.db, [shirt()]);
+    const shipping_details = {
+      name: 'Ada Buyer',
+      address: { line1: '1 Main St', line2: 'Apt 4', city: 'New York', state: 'NY', postal_code: '10001-1234', country: 'US' },
+    };
+    // Newer Stripe API versions put it under collected_information.
+    expect((await deliver(t, completedEvent(order, { collected_information: { shipping_details } }))).statusCode).toBe(200);
+    const { order: row } = await effects(order);
+    expect(row.shipping_name).toBe('Ada Buyer');
+    expect(row.shipping_address).toEqual({ address1: '1 Main St', address2: 'Apt 4', city: 'New York', state_code: 'NY', zip: '10001-1234', country_code: 'US' });
+
+    // A checkout that collected none (the embedded page) leaves the order's address as it was.
+    const other = await makeOrder(t.db, [shirt()]);
+    expect((await deliver(t, completedEvent(other))).statusCode).toBe(200);
+    expect((await effects(other)).order).toMatchObject({ status: 'paid', shipping_address: null });
+  });
+
   it('for an unknown order, another order, or a different amount: recorded, no effect', async () => {
     const order = await makeOrder(t.db, [shirt()]);
     const other = await makeOrder(t.db, [shirt()]);
