@@ -99,3 +99,28 @@ export async function countRows(db: Kysely<DB>) {
     events: await n('embedded_payment_events'),
   };
 }
+
+/** The page's origin in the checkout tests (the app's PUBLIC_URL there). */
+export const CHECKOUT_ORIGIN = 'http://localhost:3000';
+
+/** Requests as the shop's pages make them, against the test app `app()` answers. */
+export function checkoutClient(app: () => TestApp) {
+  const post = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
+    app().app.inject({ method: 'POST', url, payload: payload as object, headers: { origin: CHECKOUT_ORIGIN, ...headers } });
+  /** The hosted payment page's form, submitted. */
+  const payForm = (sessionId: string, fields: Record<string, string>) =>
+    app().app.inject({
+      method: 'POST',
+      url: `/pay/${sessionId}`,
+      payload: new URLSearchParams(fields).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: CHECKOUT_ORIGIN },
+    });
+  /** The embedded provider's stored session. */
+  const session = (id: string) => app().db.selectFrom('embedded_payment_sessions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  return { post, payForm, session };
+}
+
+/** The payment page's fields for a card number, valid otherwise. */
+export function testCard(number: string, extra: Partial<Record<'email' | 'expiry' | 'cvc', string>> = {}): Record<string, string> {
+  return { email: 'buyer@example.com', card_number: number, expiry: '12 / 34', cvc: '123', ...extra };
+}
