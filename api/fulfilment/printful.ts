@@ -150,7 +150,8 @@ export class PrintfulFulfilment implements FulfilmentProvider {
     if (res.status === 404) return 'not-found';
     if (res.status === 400 || res.status === 409) {
       // Cancelling twice answers that the order is already cancelled.
-      return /cancel/i.test(PrintfulFulfilment.#message(res.json)) && /already/i.test(PrintfulFulfilment.#message(res.json)) ? 'cancelled' : 'too-late';
+      const message = PrintfulFulfilment.#message(res.json);
+      return /already/i.test(message) && /cancel/i.test(message) ? 'cancelled' : 'too-late';
     }
     throw new PrintfulError(res.status, `Printful could not cancel order ${externalId} (${res.status}): ${PrintfulFulfilment.#message(res.json)}`);
   }

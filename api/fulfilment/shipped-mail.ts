@@ -4,12 +4,10 @@
  */
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { queueMail } from '../mail/outbox.ts';
+import { isMailable, queueMail } from '../mail/outbox.ts';
 import { orderPagePath } from '../services/order-links.ts';
 
 export const ORDER_SHIPPED_TEMPLATE = 'order-shipped';
-
-const MAILABLE = /^[^\s@]+@[^\s@]+$/;
 
 export function orderShippedKey(orderId: string): string {
   return `order-shipped:${orderId}`;
@@ -22,7 +20,7 @@ export async function queueShippedMail(db: Kysely<DB>, publicUrl: string, orderI
     .select(['id', 'customer_email', 'tracking_number', 'tracking_url'])
     .where('id', '=', orderId)
     .executeTakeFirst();
-  if (!order?.customer_email || !MAILABLE.test(order.customer_email)) return false;
+  if (!order || !isMailable(order.customer_email)) return false;
   const link = `${publicUrl}${await orderPagePath(db, orderId)}`;
   const text = [
     'Good news: your order is on its way!',

@@ -6,12 +6,11 @@
 import type { Kysely } from 'kysely';
 import { formatCents } from '../../shared/money.ts';
 import type { DB } from '../db/schema.ts';
+import { itemLabel } from '../services/checkout.ts';
 import { orderPagePath } from '../services/order-links.ts';
-import { queueMail } from './outbox.ts';
+import { isMailable, queueMail } from './outbox.ts';
 
 export const ORDER_CONFIRMATION_TEMPLATE = 'order-confirmation';
-
-const MAILABLE = /^[^\s@]+@[^\s@]+$/;
 
 export function orderConfirmationKey(orderId: string): string {
   return `order-confirmation:${orderId}`;
@@ -27,7 +26,7 @@ export async function queueOrderConfirmation(db: Kysely<DB>, publicUrl: string, 
     .select(['id', 'customer_email', 'subtotal_cents', 'shipping_cents', 'total_cents', 'shipping_method', 'shipping_zip', 'shipping_country'])
     .where('id', '=', orderId)
     .executeTakeFirst();
-  if (!order?.customer_email || !MAILABLE.test(order.customer_email)) return false;
+  if (!order || !isMailable(order.customer_email)) return false;
   const items = await db
     .selectFrom('order_items')
     .select(['product_name', 'colour', 'handle_colour', 'size', 'quantity', 'line_total_cents'])
@@ -35,10 +34,8 @@ export async function queueOrderConfirmation(db: Kysely<DB>, publicUrl: string, 
     .orderBy('position')
     .execute();
   const link = `${publicUrl}${await orderPagePath(db, orderId)}`;
-  const lines = items.map((i) => {
-    const options = [i.colour, i.handle_colour ? `${i.handle_colour} handle` : null, i.size].filter(Boolean).join(', ');
-    return `  ${i.quantity} x ${i.product_name} (${options}): ${formatCents(i.line_total_cents)}`;
-  });
+  // Named as on the payment page (itemLabel).
+  const lines = items.map((i) => `  ${i.quantity} x ${itemLabel(i)}: ${formatCents(i.line_total_cents)}`);
   const text = [
     'Thank you for your order!',
     '',

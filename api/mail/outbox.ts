@@ -18,6 +18,13 @@ export interface OutgoingMail {
   dedupeKey?: string;
 }
 
+const MAILABLE = /^[^\s@]+@[^\s@]+$/;
+
+/** Whether an address stored on an order (typed by the buyer, or given by the payment page) can be mailed. */
+export function isMailable(address: string | null | undefined): address is string {
+  return !!address && MAILABLE.test(address);
+}
+
 export async function queueMail(db: Kysely<DB>, mail: OutgoingMail): Promise<boolean> {
   const rows = await db
     .insertInto('email_outbox')
