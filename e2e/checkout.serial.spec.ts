@@ -91,6 +91,8 @@ test('a viewer buys a shirt made from a frame; it ships, and the creator sees th
   await expect(history).toContainText('Paid');
   await expect(history).toContainText('Shipped');
   await expect(termValue(page, 'Total')).toHaveText(formatCents(expected.total));
+  // The address given on the payment page is where it ships.
+  await expect(termValue(page, 'Ships to')).toContainText('Pat Buyer1 Main StNew York, NY 10001United StatesStandard shipping');
 
   // The creator's dashboard shows the sale and their share of it.
   await creatorPage.goto('/dashboard?tab=analytics');

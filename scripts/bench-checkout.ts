@@ -123,6 +123,9 @@ async function payOnPage(url: string): Promise<void> {
     else if (/cvc|cvv|security/.test(n)) filled.set(name, value || '123');
     else if (/email/.test(n)) filled.set(name, value || 'bench@example.com');
     else if (/zip|postal/.test(n)) filled.set(name, value || '10001');
+    else if (/line1/.test(n)) filled.set(name, value || '1 Main St');
+    else if (/city/.test(n)) filled.set(name, value || 'New York');
+    else if (/state/.test(n)) filled.set(name, value || 'NY');
     else if (/name/.test(n)) filled.set(name, value || 'Bench Buyer');
     else filled.set(name, value);
   }

@@ -402,6 +402,8 @@ export interface EmbeddedPaymentSessionsTable {
   cancel_url: string;
   declined_attempts: Generated<number>;
   expires_at: ColumnType<Date, Date | string, Date | string>;
+  /** The name and address given on the payment page, in Stripe's shipping_details shape. */
+  shipping_details: Json<Record<string, unknown>> | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }

@@ -4,6 +4,7 @@
  * follow it.
  */
 import type { Kysely } from 'kysely';
+import { addressLines } from '../../shared/shop/address.ts';
 import { formatCents } from '../../shared/money.ts';
 import type { DB } from '../db/schema.ts';
 import { itemLabel } from '../services/checkout.ts';
@@ -23,7 +24,7 @@ export function orderConfirmationKey(orderId: string): string {
 export async function queueOrderConfirmation(db: Kysely<DB>, publicUrl: string, orderId: string): Promise<boolean> {
   const order = await db
     .selectFrom('orders')
-    .select(['id', 'customer_email', 'subtotal_cents', 'shipping_cents', 'total_cents', 'shipping_method', 'shipping_zip', 'shipping_country'])
+    .select(['id', 'customer_email', 'subtotal_cents', 'shipping_cents', 'total_cents', 'shipping_method', 'shipping_zip', 'shipping_country', 'shipping_name', 'shipping_address'])
     .where('id', '=', orderId)
     .executeTakeFirst();
   if (!order || !isMailable(order.customer_email)) return false;
@@ -36,6 +37,9 @@ export async function queueOrderConfirmation(db: Kysely<DB>, publicUrl: string, 
   const link = `${publicUrl}${await orderPagePath(db, orderId)}`;
   // Named as on the payment page (itemLabel).
   const lines = items.map((i) => `  ${i.quantity} x ${itemLabel(i)}: ${formatCents(i.line_total_cents)}`);
+  // Where it goes, as the payment collected it (the order page shows the same).
+  const address = addressLines(order.shipping_address, order.shipping_country);
+  const shipTo = address.length > 0 ? ['Ships to:', ...[order.shipping_name, ...address].filter(Boolean).map((l) => `  ${l}`), ''] : [];
   const text = [
     'Thank you for your order!',
     '',
@@ -47,6 +51,7 @@ export async function queueOrderConfirmation(db: Kysely<DB>, publicUrl: string, 
     `Shipping (${order.shipping_method}, ${order.shipping_country} ${order.shipping_zip}): ${formatCents(order.shipping_cents)}`,
     `Total: ${formatCents(order.total_cents)}`,
     '',
+    ...shipTo,
     'Follow your order, from printing to delivery, here:',
     link,
     '',

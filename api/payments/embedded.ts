@@ -47,7 +47,23 @@ export interface CardInput {
   cardNumber: string;
   expiry: string;
   cvc: string;
+  /** Where the order goes, as the page asks for it (the country is the quoted one, not asked). */
+  shipping: ShippingInput;
 }
+
+export interface ShippingInput {
+  name: string;
+  line1: string;
+  line2: string;
+  city: string;
+  /** State, province or region: required where the print shops need one (US, CA, AU). */
+  state: string;
+  postalCode: string;
+}
+
+/** Countries whose addresses need a state or province, as Stripe Checkout asks for them. */
+export const STATE_REQUIRED = new Set(['US', 'CA', 'AU']);
+const ADDRESS_FIELD_MAX = 200;
 
 export type PayOutcome =
   | { kind: 'paid'; session: SessionRow; eventId: string }
@@ -72,7 +88,14 @@ export interface SessionRow {
   cancel_url: string;
   declined_attempts: number;
   expires_at: Date;
+  shipping_details: ShippingDetails | null;
   created_at: Date;
+}
+
+/** Stripe's shipping_details: the name and address collected at checkout. */
+export interface ShippingDetails {
+  name: string;
+  address: { line1: string; line2: string | null; city: string; state: string | null; postal_code: string; country: string };
 }
 
 export const CARD_MESSAGES = {
@@ -83,6 +106,7 @@ export const CARD_MESSAGES = {
   expired: "Your card's expiration date is in the past.",
   cvc: "Your card's security code is incomplete.",
   declined: 'Your card was declined.',
+  address: 'Your shipping address is incomplete.',
   notTestCard: 'Your card was declined. This payment page takes test cards only, such as 4242 4242 4242 4242.',
 } as const;
 
@@ -99,10 +123,14 @@ function luhn(digits: string): boolean {
   return sum % 10 === 0;
 }
 
-/** Checks the card form as Stripe's test mode would: null when it may be charged, else the refusal. */
-export function checkCard(input: CardInput, now = new Date()): { status: 400 | 402; message: string } | null {
-  const email = input.email.trim();
-  if (!email || email.length > 320 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) return { status: 400, message: CARD_MESSAGES.email };
+/** The refusal of an email address the receipt could not be sent to, else null. */
+export function checkEmail(value: string): { status: 400; message: string } | null {
+  const email = value.trim();
+  return !email || email.length > 320 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) ? { status: 400, message: CARD_MESSAGES.email } : null;
+}
+
+/** Checks the card as Stripe's test mode would: null when it may be charged, else the refusal. */
+export function checkCard(input: Pick<CardInput, 'cardNumber' | 'expiry' | 'cvc'>, now = new Date()): { status: 400 | 402; message: string } | null {
   const number = input.cardNumber.replace(/[\s-]/g, '');
   if (!/^\d+$/.test(number) || number.length < 13 || number.length > 19) return { status: 400, message: CARD_MESSAGES.number };
   if (!luhn(number)) return { status: 400, message: CARD_MESSAGES.invalidNumber };
@@ -116,6 +144,21 @@ export function checkCard(input: CardInput, now = new Date()): { status: 400 | 4
   if (number === DECLINED_CARD) return { status: 402, message: CARD_MESSAGES.declined };
   if (number !== TEST_CARD) return { status: 402, message: CARD_MESSAGES.notTestCard };
   return null;
+}
+
+/**
+ * The shipping address from the form, in Stripe's shape, for the quoted `country`; or the
+ * refusal when a required part is missing or too long.
+ */
+export function checkShipping(input: ShippingInput, country: string): ShippingDetails | { status: 400; message: string } {
+  const clean = (v: string) => v.replace(/\s+/g, ' ').trim();
+  const f = { name: clean(input.name), line1: clean(input.line1), line2: clean(input.line2), city: clean(input.city), state: clean(input.state), postalCode: clean(input.postalCode) };
+  const missing = !f.name || !f.line1 || !f.city || !f.postalCode || (STATE_REQUIRED.has(country) && !f.state);
+  if (missing || Object.values(f).some((v) => v.length > ADDRESS_FIELD_MAX)) return { status: 400, message: CARD_MESSAGES.address };
+  return {
+    name: f.name,
+    address: { line1: f.line1, line2: f.line2 || null, city: f.city, state: f.state || null, postal_code: f.postalCode, country },
+  };
 }
 
 const unix = (d: Date) => Math.floor(d.getTime() / 1000);
@@ -164,7 +207,13 @@ export class EmbeddedPayments implements PaymentProvider {
             image: l.imageUrl,
           })),
         ),
-        metadata: JSON.stringify({ order_id: request.orderId, shipping_cents: String(request.shippingCents), shipping_label: request.shippingLabel }),
+        metadata: JSON.stringify({
+          order_id: request.orderId,
+          shipping_cents: String(request.shippingCents),
+          shipping_label: request.shippingLabel,
+          shipping_country: request.shippingCountry,
+          ...(request.shippingZip ? { shipping_zip: request.shippingZip } : {}),
+        }),
         customer_email: request.customerEmail,
         success_url: fill(request.successUrl),
         cancel_url: fill(request.cancelUrl),
@@ -201,6 +250,8 @@ export class EmbeddedPayments implements PaymentProvider {
       payment_intent: s.payment_intent_id,
       customer_email: s.customer_email,
       customer_details: s.customer_email ? { email: s.customer_email } : null,
+      // Where Stripe's current API versions put the address Checkout collected.
+      collected_information: s.shipping_details ? { shipping_details: s.shipping_details } : null,
       success_url: s.success_url,
       cancel_url: s.cancel_url,
       created: unix(s.created_at),
@@ -245,7 +296,8 @@ export class EmbeddedPayments implements PaymentProvider {
    * mistyped card changes nothing but the count of declines.
    */
   async pay(sessionId: string, input: CardInput): Promise<PayOutcome> {
-    const refusal = checkCard(input);
+    const emailRefusal = checkEmail(input.email);
+    const cardRefusal = checkCard(input);
     const outcome = await this.db.transaction().execute(async (trx): Promise<PayOutcome> => {
       const s = (await trx.selectFrom('embedded_payment_sessions').selectAll().where('id', '=', sessionId).forUpdate().executeTakeFirst()) as
         | SessionRow
@@ -254,6 +306,9 @@ export class EmbeddedPayments implements PaymentProvider {
       if (s.status === 'complete') return { kind: 'already_paid', session: s };
       if (s.status === 'expired') return { kind: 'expired', session: s };
       if (s.expires_at.getTime() <= Date.now()) return { kind: 'expired', ...(await this.#expireInTrx(trx, s)) };
+      // In the page's order: email, address, card. A bad address charges nothing.
+      const shipping = checkShipping(input.shipping, s.metadata.shipping_country ?? '');
+      const refusal = emailRefusal ?? ('status' in shipping ? shipping : cardRefusal);
       if (refusal?.status === 400) return { kind: 'invalid', session: s, message: refusal.message };
       if (refusal) {
         await trx
@@ -270,6 +325,7 @@ export class EmbeddedPayments implements PaymentProvider {
           payment_status: 'paid',
           payment_intent_id: randomId('pi_test_', 24),
           customer_email: input.email.trim(),
+          shipping_details: JSON.stringify(shipping),
           updated_at: sql<Date>`now()`,
         })
         .where('id', '=', s.id)

@@ -3,7 +3,8 @@
  * script and no inline style (the stylesheet is served beside it), so it passes the app's CSP.
  */
 import { formatCents } from '../../shared/money.ts';
-import type { SessionRow } from './embedded.ts';
+import { COUNTRY_NAMES, type CheckoutCountry } from '../../shared/schemas/checkout.ts';
+import { STATE_REQUIRED, type SessionRow, type ShippingInput } from './embedded.ts';
 
 export const PAY_STYLESHEET_PATH = '/pay/assets/pay.css';
 
@@ -60,24 +61,52 @@ ${items}
 </section>`;
 }
 
+/** What the form shows again after a refusal (never the card number or the CVC). */
 export interface PayFormState {
   email: string;
   expiry: string;
-  error: string | null;
+  shipping?: ShippingInput;
 }
 
-/** The open session's page: what is bought, and the card form. */
-export function payPage(s: SessionRow, state: PayFormState): string {
-  const error = state.error ? `<p class="error" role="alert" id="pay-error">${escapeHtml(state.error)}</p>` : '';
-  const described = state.error ? ' aria-describedby="pay-error"' : '';
+/**
+ * The shipping address fields. The country is the one the shipping was quoted for, shown and
+ * not asked (Stripe Checkout is given it as the only allowed country); the postal code starts
+ * as the quoted one.
+ */
+function shippingFields(s: SessionRow, shipping: ShippingInput | undefined): string {
+  const country = s.metadata.shipping_country ?? '';
+  const countryName = COUNTRY_NAMES[country as CheckoutCountry] ?? country;
+  const stateRequired = STATE_REQUIRED.has(country);
+  const value = (v: string | undefined) => escapeHtml(v ?? '');
+  const field = (id: string, label: string, v: string | undefined, attrs: string) =>
+    `<label for="${id}">${label}</label>\n<input id="${id}" name="${id}" ${attrs} maxlength="200" value="${value(v)}">`;
+  return `<fieldset>
+<legend>Shipping address</legend>
+${field('name', 'Full name', shipping?.name, 'autocomplete="shipping name" required')}
+${field('address_line1', 'Address line 1', shipping?.line1, 'autocomplete="shipping address-line1" required')}
+${field('address_line2', 'Address line 2 (optional)', shipping?.line2, 'autocomplete="shipping address-line2"')}
+${field('city', 'City', shipping?.city, 'autocomplete="shipping address-level2" required')}
+<div class="row">
+<div>${field('state', stateRequired ? 'State / Province' : 'State / Province (optional)', shipping?.state, `autocomplete="shipping address-level1"${stateRequired ? ' required' : ''}`)}</div>
+<div>${field('postal_code', 'ZIP / Postal code', shipping?.postalCode ?? s.metadata.shipping_zip, 'autocomplete="shipping postal-code" required')}</div>
+</div>
+<p class="country">Country: <strong>${escapeHtml(countryName)}</strong> (the country your shipping was quoted for)</p>
+</fieldset>`;
+}
+
+/** The open session's page: what is bought, where it goes, and the card form. */
+export function payPage(s: SessionRow, state: PayFormState, error: string | null = null): string {
+  const alert = error ? `<p class="error" role="alert" id="pay-error">${escapeHtml(error)}</p>` : '';
+  const described = error ? ' aria-describedby="pay-error"' : '';
   return layout(
     `Pay ${formatCents(s.amount_total)} - FrameMerch`,
     `<h1>Pay ${formatCents(s.amount_total)}</h1>
 ${summary(s)}
 <form method="post" action="/pay/${escapeHtml(s.id)}" class="card-form"${described}>
-${error}
+${alert}
 <label for="email">Email</label>
 <input id="email" name="email" type="email" autocomplete="email" required maxlength="320" value="${escapeHtml(state.email)}">
+${shippingFields(s, state.shipping)}
 <fieldset>
 <legend>Card information</legend>
 <label for="card_number">Card number</label>
@@ -146,5 +175,6 @@ button{margin-top:1.25rem;width:100%;padding:.75rem;border:0;border-radius:6px;b
 button:hover{background:#5046e4}
 .error{background:#fdecea;color:#a4000f;border-radius:6px;padding:.6rem;margin:0 0 .5rem}
 .hint{font-size:.8rem;color:#5b6475}
+.country{font-size:.875rem;margin:.75rem 0 0}
 a{color:#635bff}
 `;

@@ -22,6 +22,8 @@ export interface CheckoutSessionRequest {
   shippingLabel: string;
   /** The country the shipping was quoted for (ISO 3166 alpha-2): the only one the address may be in. */
   shippingCountry: string;
+  /** The ZIP or postal code the shipping was quoted for: the payment page starts with it. */
+  shippingZip?: string;
   totalCents: number;
   customerEmail: string | null;
   /** May hold Stripe's {CHECKOUT_SESSION_ID} placeholder. */

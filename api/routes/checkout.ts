@@ -21,6 +21,7 @@ import {
   type OrderReply,
 } from '../../shared/schemas/checkout.ts';
 import { ERROR_CODES } from '../../shared/schemas/common.ts';
+import { addressLines } from '../../shared/shop/address.ts';
 import { FailureLimiter } from '../auth/rate-limit.ts';
 import { AppError } from '../errors.ts';
 import { checkAddress, createOrder, orderIdByIdempotencyKey, priceCart, sessionRequestFor, shippingLines, usableEmail } from '../services/checkout.ts';
@@ -229,6 +230,8 @@ const checkout: FastifyPluginAsyncTypebox = async (app) => {
         paid_at: order.paid_at ? order.paid_at.toISOString() : null,
         shipping_zip: order.shipping_zip,
         shipping_country: order.shipping_country,
+        shipping_name: order.shipping_name,
+        shipping_address_lines: addressLines(order.shipping_address, order.shipping_country),
         shipping_method: order.shipping_method,
         subtotal_cents: order.subtotal_cents,
         shipping_cents: order.shipping_cents,

@@ -7,7 +7,7 @@ import formbody from '@fastify/formbody';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { embeddedPaymentPageRoute, embeddedPaymentSubmitRoute } from '../../shared/schemas/checkout.ts';
-import { expiredPage, notFoundPage, paidPage, PAY_STYLESHEET, PAY_STYLESHEET_PATH, payPage } from '../payments/pay-page.ts';
+import { expiredPage, notFoundPage, paidPage, PAY_STYLESHEET, PAY_STYLESHEET_PATH, payPage, type PayFormState } from '../payments/pay-page.ts';
 
 const SESSION_ID = /^cs_[A-Za-z0-9_]{10,80}$/;
 
@@ -30,7 +30,7 @@ const embeddedPay: FastifyPluginAsyncTypebox = async (app) => {
       if (!session) return html(reply, 404, notFoundPage());
       if (session.status === 'complete') return html(reply, 200, paidPage(session));
       if (session.status === 'expired' || session.expires_at.getTime() <= Date.now()) return html(reply, 200, expiredPage(session));
-      return html(reply, 200, payPage(session, { email: session.customer_email ?? '', expiry: '', error: null }));
+      return html(reply, 200, payPage(session, { email: session.customer_email ?? '', expiry: '' }));
     },
   });
 
@@ -40,10 +40,31 @@ const embeddedPay: FastifyPluginAsyncTypebox = async (app) => {
     handler: async (request, reply) => {
       const id = request.params.sessionId;
       if (!SESSION_ID.test(id)) return html(reply, 404, notFoundPage());
-      const body = (request.validationError ? {} : (request.body ?? {})) as Partial<Record<'email' | 'card_number' | 'expiry' | 'cvc', string>>;
-      const input = { email: body.email ?? '', cardNumber: body.card_number ?? '', expiry: body.expiry ?? '', cvc: body.cvc ?? '' };
+      type Field = 'email' | 'card_number' | 'expiry' | 'cvc' | 'name' | 'address_line1' | 'address_line2' | 'city' | 'state' | 'postal_code';
+      const body = (request.validationError ? {} : (request.body ?? {})) as Partial<Record<Field, string>>;
+      const shipping = {
+        name: body.name ?? '',
+        line1: body.address_line1 ?? '',
+        line2: body.address_line2 ?? '',
+        city: body.city ?? '',
+        state: body.state ?? '',
+        postalCode: body.postal_code ?? '',
+      };
+      const input = { email: body.email ?? '', cardNumber: body.card_number ?? '', expiry: body.expiry ?? '', cvc: body.cvc ?? '', shipping };
       const outcome = await payments.pay(id, input);
-      const keep = { email: input.email.slice(0, 320), expiry: input.expiry.slice(0, 9) };
+      // What the buyer typed comes back on the page (never the card number or CVC), cut to the fields' sizes.
+      const keep: PayFormState = {
+        email: input.email.slice(0, 320),
+        expiry: input.expiry.slice(0, 9),
+        shipping: {
+          name: shipping.name.slice(0, 200),
+          line1: shipping.line1.slice(0, 200),
+          line2: shipping.line2.slice(0, 200),
+          city: shipping.city.slice(0, 200),
+          state: shipping.state.slice(0, 200),
+          postalCode: shipping.postalCode.slice(0, 200),
+        },
+      };
       switch (outcome.kind) {
         case 'not_found':
           return html(reply, 404, notFoundPage());
@@ -54,9 +75,9 @@ const embeddedPay: FastifyPluginAsyncTypebox = async (app) => {
         case 'expired':
           return html(reply, 409, expiredPage(outcome.session));
         case 'declined':
-          return html(reply, 402, payPage(outcome.session, { ...keep, error: outcome.message }));
+          return html(reply, 402, payPage(outcome.session, keep, outcome.message));
         case 'invalid':
-          return html(reply, 400, payPage(outcome.session, { ...keep, error: outcome.message }));
+          return html(reply, 400, payPage(outcome.session, keep, outcome.message));
       }
     },
   });

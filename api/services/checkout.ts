@@ -246,7 +246,7 @@ export function itemLabel(item: { product_name: string; colour: string; handle_c
 export async function sessionRequestFor(db: Kysely<DB>, orderId: string, publicUrl: string): Promise<CheckoutSessionRequest> {
   const order = await db
     .selectFrom('orders')
-    .select(['id', 'shipping_cents', 'shipping_method', 'shipping_country', 'total_cents', 'customer_email'])
+    .select(['id', 'shipping_cents', 'shipping_method', 'shipping_country', 'shipping_zip', 'total_cents', 'customer_email'])
     .where('id', '=', orderId)
     .executeTakeFirstOrThrow();
   const items = await db
@@ -268,6 +268,7 @@ export async function sessionRequestFor(db: Kysely<DB>, orderId: string, publicU
     shippingCents: order.shipping_cents,
     shippingLabel: order.shipping_method,
     shippingCountry: order.shipping_country,
+    shippingZip: order.shipping_zip,
     totalCents: order.total_cents,
     customerEmail: order.customer_email,
     successUrl: `${publicUrl}/success?session_id={CHECKOUT_SESSION_ID}`,

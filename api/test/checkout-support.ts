@@ -120,7 +120,10 @@ export function checkoutClient(app: () => TestApp) {
   return { post, payForm, session };
 }
 
-/** The payment page's fields for a card number, valid otherwise. */
-export function testCard(number: string, extra: Partial<Record<'email' | 'expiry' | 'cvc', string>> = {}): Record<string, string> {
-  return { email: 'buyer@example.com', card_number: number, expiry: '12 / 34', cvc: '123', ...extra };
+/** A shipping address in New York (the ZIP the checkout tests quote for), as the payment page's fields. */
+export const TEST_ADDRESS = { name: 'Pat Buyer', address_line1: '1 Main St', address_line2: 'Apt 2', city: 'New York', state: 'NY', postal_code: '10001' } as const;
+
+/** The payment page's fields for a card number, valid otherwise (with TEST_ADDRESS). */
+export function testCard(number: string, extra: Partial<Record<'email' | 'expiry' | 'cvc' | keyof typeof TEST_ADDRESS, string>> = {}): Record<string, string> {
+  return { email: 'buyer@example.com', card_number: number, expiry: '12 / 34', cvc: '123', ...TEST_ADDRESS, ...extra };
 }

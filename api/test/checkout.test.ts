@@ -278,6 +278,9 @@ describe('GET /api/orders/:id?token=', () => {
       paid_at: null,
       shipping_zip: '2000',
       shipping_country: 'AU',
+      // No street address until the payment collects one.
+      shipping_name: null,
+      shipping_address_lines: [],
       shipping_method: 'Standard',
       subtotal_cents: unit * 3,
       shipping_cents: shipping,

@@ -52,8 +52,11 @@ describe('the embedded payment page', () => {
     expect(html).toContain('$4.75');
     expect(html).toContain(`Pay $${(total / 100).toFixed(2)}`);
     expect(html).toContain(`action="/pay/${o.session_id}"`);
-    for (const field of ['email', 'card_number', 'expiry', 'cvc']) expect(html).toContain(`name="${field}"`);
+    for (const field of ['email', 'name', 'address_line1', 'address_line2', 'city', 'state', 'postal_code', 'card_number', 'expiry', 'cvc']) expect(html).toContain(`name="${field}"`);
     expect(html).toContain('value="prefill@example.com"');
+    // The address is in the quoted country, its postal code starting as the quoted ZIP.
+    expect(html).toContain('Country: <strong>United States</strong>');
+    expect(html).toMatch(/name="postal_code"[^>]*value="10001"/);
     expect(html).toContain(`href="${ORIGIN}/checkout"`);
     // Nothing the CSP would block: no script, no inline style, nothing from elsewhere.
     expect(html).not.toMatch(/<script|style=|<style/i);
@@ -92,12 +95,21 @@ describe('the embedded payment page', () => {
       [card('4242 4242 4242 4242', { cvc: '12' }), /security code is incomplete/],
       [card('4242 4242 4242 4242', { email: 'not-an-email' }), /valid email/],
       [{ card_number: '4242424242424242' }, /valid email/],
+      // Every required part of the address; the state too, in the United States.
+      ...(['name', 'address_line1', 'city', 'state', 'postal_code'] as const).map((field): [Record<string, string>, RegExp] => [card('4242 4242 4242 4242', { [field]: '  ' }), /Your shipping address is incomplete\./]),
+      [card('4242 4242 4242 4242', { address_line1: 'x'.repeat(201) }), /Your shipping address is incomplete\./],
     ];
     for (const [fields, message] of cases) {
       const res = await payForm(o.session_id, fields);
       expect(res.statusCode, JSON.stringify(fields)).toBe(400);
       expect(res.body).toMatch(message);
     }
+    // What was typed comes back, except the card number and CVC.
+    const kept = await payForm(o.session_id, card('4242 4242 4242 4242', { city: '' }));
+    expect(kept.body).toMatch(/name="address_line1"[^>]*value="1 Main St"/);
+    expect(kept.body).toMatch(/name="state"[^>]*value="NY"/);
+    expect(kept.body).toMatch(/<input id="card_number"(?![^>]*value=)[^>]*>/);
+    expect(kept.body).toMatch(/<input id="cvc"(?![^>]*value=)[^>]*>/);
     expect((await session(o.session_id)).status).toBe('open');
     expect(await countRows(t.db)).toEqual(before);
   });
@@ -145,6 +157,10 @@ describe('the embedded payment page', () => {
           client_reference_id: o.order_id,
           payment_intent: s.payment_intent_id,
           customer_details: { email: 'payer@example.com' },
+          // The address given on the page, in the quoted country, where Stripe puts it.
+          collected_information: {
+            shipping_details: { name: 'Pat Buyer', address: { line1: '1 Main St', line2: 'Apt 2', city: 'New York', state: 'NY', postal_code: '10001', country: 'US' } },
+          },
         },
       },
     });
@@ -164,6 +180,14 @@ describe('the embedded payment page', () => {
     expect(lookup.statusCode, lookup.body).toBe(200);
     const token = await orderAccessToken(t.db, o.order_id);
     expect(lookup.json()).toMatchObject({ success: true, order_id: o.order_id, status: 'paid', order_url: `/orders/${o.order_id}?token=${token}` });
+    // The order keeps the name and street address for the print shop.
+    const shippedTo = await t.db.selectFrom('orders').select(['shipping_name', 'shipping_address']).where('id', '=', o.order_id).executeTakeFirstOrThrow();
+    expect(shippedTo).toEqual({
+      shipping_name: 'Pat Buyer',
+      shipping_address: { address1: '1 Main St', address2: 'Apt 2', city: 'New York', state_code: 'NY', zip: '10001', country_code: 'US' },
+    });
+    const orderPage = await t.app.inject({ url: `/api/orders/${o.order_id}?token=${token}` });
+    expect(orderPage.json().order).toMatchObject({ shipping_name: 'Pat Buyer', shipping_address_lines: ['1 Main St', 'Apt 2', 'New York, NY 10001', 'United States'] });
 
     // The page now says it is paid; pressing Pay again lands on the same confirmation, no new event.
     const page = await t.app.inject({ url: `/pay/${o.session_id}` });

@@ -123,6 +123,8 @@ describe('checkout.session.completed', () => {
     // 2XL: 21.69 + 1.65 = 23.34 each.
     expect(text).toContain('2 x Unisex T-Shirt (Navy, 2XL): $46.68');
     expect(text).toContain('Shipping (Standard, US 10001): $4.75');
+    // No street address was collected for this order: no address block.
+    expect(text).not.toContain('Ships to:');
     expect(text).toContain(`Total: $${((2169 + 4668 + 475) / 100).toFixed(2)}`);
     const link = /(http\S+\/orders\/([0-9a-f-]{36})\?token=(\S+))/.exec(text);
     expect(link, text).not.toBeNull();
@@ -142,8 +144,11 @@ describe('checkout.session.completed', () => {
     const { order: row } = await effects(order);
     expect(row.shipping_name).toBe('Ada Buyer');
     expect(row.shipping_address).toEqual({ address1: '1 Main St', address2: 'Apt 4', city: 'New York', state_code: 'NY', zip: '10001-1234', country_code: 'US' });
+    // The confirmation, written in the same transaction, says where it ships.
+    const text = String(((await effects(order)).mail[0]!.payload as { text: string }).text);
+    expect(text).toContain('Ships to:\n  Ada Buyer\n  1 Main St\n  Apt 4\n  New York, NY 10001-1234\n  United States\n');
 
-    // A checkout that collected none (the embedded page) leaves the order's address as it was.
+    // A checkout that collected none leaves the order's address as it was.
     const other = await makeOrder(t.db, [shirt()]);
     expect((await deliver(t, completedEvent(other))).statusCode).toBe(200);
     expect((await effects(other)).order).toMatchObject({ status: 'paid', shipping_address: null });

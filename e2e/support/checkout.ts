@@ -81,6 +81,12 @@ export async function payOnPaymentPage(page: Page, card: string, email: string, 
   await page.waitForURL((url) => url.pathname.startsWith('/pay/'));
   await expect(page.getByRole('button', { name: `Pay ${formatCents(totalCents)}`, exact: true })).toBeVisible();
   await page.getByLabel(/email/i).fill(email);
+  // Where the order goes: the postal code starts as the one the shipping was quoted for.
+  await page.getByLabel('Full name').fill('Pat Buyer');
+  await page.getByLabel('Address line 1').fill('1 Main St');
+  await page.getByLabel('City').fill('New York');
+  await page.getByLabel(/^State \/ Province/).fill('NY');
+  await expect(page.getByLabel('ZIP / Postal code')).not.toHaveValue('');
   await page.getByLabel(/card number/i).fill(card);
   await page.getByLabel(/expir/i).fill('12 / 34');
   await page.getByLabel(/cvc/i).fill('123');

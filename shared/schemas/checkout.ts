@@ -12,6 +12,13 @@ import { defineRoute } from './route.ts';
 export const CHECKOUT_COUNTRIES = ['US', 'CA', 'GB', 'AU', 'DE'] as const;
 export type CheckoutCountry = (typeof CHECKOUT_COUNTRIES)[number];
 export const DEFAULT_COUNTRY: CheckoutCountry = 'US';
+export const COUNTRY_NAMES: Readonly<Record<CheckoutCountry, string>> = {
+  US: 'United States',
+  CA: 'Canada',
+  GB: 'United Kingdom',
+  AU: 'Australia',
+  DE: 'Germany',
+};
 
 /** Most lines one order may hold. */
 export const MAX_ORDER_LINES = 50;
@@ -189,6 +196,10 @@ export const OrderReply = Type.Object({
   paid_at: Type.Union([Timestamp, Type.Null()]),
   shipping_zip: Type.String(),
   shipping_country: Type.String(),
+  /** The name and street address given at payment, once paid (none before). */
+  shipping_name: Type.Union([Type.String(), Type.Null()]),
+  /** That address as the lines of a label: street, city with state and postal code, country. */
+  shipping_address_lines: Type.Array(Type.String()),
   shipping_method: Type.String(),
   subtotal_cents: Type.Integer(),
   shipping_cents: Type.Integer(),
@@ -314,7 +325,7 @@ export const embeddedPaymentSubmitRoute = defineRoute({
   access: 'public',
   schema: {
     summary:
-      "Pays an embedded checkout session with a test card (form post): 4242 4242 4242 4242 pays and redirects to the success url, 4000 0000 0000 0002 is declined",
+      "Pays an embedded checkout session with a test card and a shipping address in the quoted country (form post): 4242 4242 4242 4242 pays and redirects to the success url, 4000 0000 0000 0002 is declined",
     tags: ['checkout'],
     params: Type.Object({ sessionId: Type.String({ maxLength: 200 }) }, { additionalProperties: false }),
     body: Type.Object({
@@ -322,6 +333,12 @@ export const embeddedPaymentSubmitRoute = defineRoute({
       card_number: Type.Optional(Type.String({ maxLength: 1000 })),
       expiry: Type.Optional(Type.String({ maxLength: 1000 })),
       cvc: Type.Optional(Type.String({ maxLength: 1000 })),
+      name: Type.Optional(Type.String({ maxLength: 1000 })),
+      address_line1: Type.Optional(Type.String({ maxLength: 1000 })),
+      address_line2: Type.Optional(Type.String({ maxLength: 1000 })),
+      city: Type.Optional(Type.String({ maxLength: 1000 })),
+      state: Type.Optional(Type.String({ maxLength: 1000 })),
+      postal_code: Type.Optional(Type.String({ maxLength: 1000 })),
     }),
     response: {
       200: Type.String({ description: 'text/html' }),

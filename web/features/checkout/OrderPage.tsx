@@ -74,7 +74,18 @@ function OrderDetails({ order }: { order: OrderReply }) {
           </dd>
           <dt>Ships to</dt>
           <dd>
-            {order.shipping_zip}, {order.shipping_country} ({order.shipping_method})
+            {order.shipping_address_lines.length > 0 ? (
+              <>
+                <address className="order__address">
+                  {[order.shipping_name, ...order.shipping_address_lines].filter(Boolean).map((line, i) => (
+                    <span key={i}>{line}</span>
+                  ))}
+                </address>
+                <span className="order__method">{order.shipping_method} shipping</span>
+              </>
+            ) : (
+              `${order.shipping_zip}, ${order.shipping_country} (${order.shipping_method})`
+            )}
           </dd>
           <dt>Tracking number</dt>
           <dd>{order.tracking_number ?? 'Not shipped yet'}</dd>

@@ -8,13 +8,7 @@ import { CHECKOUT_MESSAGES, ZIP_AUTO_LENGTH, type CheckoutBody, type CheckoutCou
 import { isApiError, isTimeoutError } from '../../lib/ApiError.ts';
 import type { CartItem } from '../../lib/cart/cartRecord.ts';
 
-export const COUNTRY_NAMES: Readonly<Record<CheckoutCountry, string>> = {
-  US: 'United States',
-  CA: 'Canada',
-  GB: 'United Kingdom',
-  AU: 'Australia',
-  DE: 'Germany',
-};
+export { COUNTRY_NAMES } from '../../../shared/schemas/checkout.ts';
 
 /** What a quote is for: the cart's lines and the address. A quote for other inputs is no quote. */
 export function quoteKey(items: readonly Pick<CartItem, 'variant_id' | 'qty'>[], zip: string, country: string): string {
