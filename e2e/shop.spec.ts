@@ -175,10 +175,25 @@ test('the product page: screenshots, live mockups, prices by size, print quality
   await items.nth(1).getByRole('button', { name: /^Delete / }).click();
   await expect(items).toHaveCount(2);
   await expect(items.nth(1)).toContainText(other.name);
+
+  // Quantities change in the cart: the line's price, the total and the count follow, and stay after a reload.
+  const teeLine = items.nth(0);
+  await expect(teeLine.getByRole('button', { name: /^Fewer / })).toBeDisabled();
+  await teeLine.getByRole('button', { name: /^More / }).click();
+  await teeLine.getByRole('button', { name: /^More / }).click();
+  await expect(teeLine.getByRole('group', { name: /^Quantity of / })).toContainText('3');
+  await expect(teeLine).toContainText(formatCents(3 * (tee.price_cents + surcharge)));
+  await teeLine.getByRole('button', { name: /^Fewer / }).click();
+  await expect(teeLine.getByRole('group', { name: /^Quantity of / })).toContainText('2');
+  await expect(page.getByRole('button', { name: 'Cart, 3 items' })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Cart, 3 items' })).toBeVisible();
+  await page.getByRole('button', { name: 'View Cart (3)' }).first().click();
+  await expect(items.nth(0).getByRole('group', { name: /^Quantity of / })).toContainText('2');
   await expect(dialog.getByRole('link', { name: 'Checkout' })).toHaveAttribute('href', '/checkout');
   await dialog.getByRole('button', { name: 'Continue Shopping' }).click();
   await expect(dialog).toBeHidden();
-  await expect(page.getByRole('button', { name: 'Cart, 2 items' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Cart, 3 items' })).toBeVisible();
 });
 
 test("the thumbnails category sells photo prints of the video's thumbnail, judged by the print-size minimums", async ({ page }) => {

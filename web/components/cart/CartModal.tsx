@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { formatCents } from '../../../shared/money.ts';
+import { MAX_ITEM_QUANTITY } from '../../../shared/shop/pricing.ts';
 import { cartDisplayTotalCents, type CartItem } from '../../lib/cart/cartRecord.ts';
 import { useCart } from '../../lib/cart/cartStore.ts';
 import { Modal } from '../Modal.tsx';
@@ -13,8 +14,30 @@ export function optionsText(item: Pick<CartItem, 'color' | 'handle_color' | 'siz
   return parts.join(' · ');
 }
 
+/** A line's quantity: minus and plus buttons around the number, kept from 1 to MAX_ITEM_QUANTITY. */
+function QuantityStepper({ item, label }: { item: CartItem; label: string }) {
+  const setQty = useCart((s) => s.setQty);
+  return (
+    <div className="cart-modal__qty" role="group" aria-label={`Quantity of ${label}`}>
+      <button type="button" className="button button--ghost" aria-label={`Fewer ${label}`} disabled={item.qty <= 1} onClick={() => setQty(item.line_id, item.qty - 1)}>
+        −
+      </button>
+      <output aria-live="polite">{item.qty}</output>
+      <button
+        type="button"
+        className="button button--ghost"
+        aria-label={`More ${label}`}
+        disabled={item.qty >= MAX_ITEM_QUANTITY}
+        onClick={() => setQty(item.line_id, item.qty + 1)}
+      >
+        +
+      </button>
+    </div>
+  );
+}
+
 /**
- * The cart: every line with its mockup, options, price and screenshot, and a delete button;
+ * The cart: every line with its mockup, options, quantity, price and screenshot, and a delete button;
  * Continue Shopping closes it, Checkout goes to /checkout. Mount it to open it.
  */
 export function CartModal({ onClose }: { onClose: () => void }) {
@@ -43,6 +66,7 @@ export function CartModal({ onClose }: { onClose: () => void }) {
                   <p className="cart-modal__name">{item.name}</p>
                   <p className="cart-modal__options">{optionsText(item)}</p>
                   <p className="cart-modal__price">{formatCents(item.price_cents * item.qty)}</p>
+                  <QuantityStepper item={item} label={`${item.name} (${optionsText(item)})`} />
                 </div>
                 <img className="cart-modal__screenshot" src={item.screenshot} alt="Screenshot to print" width={64} height={36} />
                 <button

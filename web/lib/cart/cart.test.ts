@@ -37,6 +37,32 @@ function memory(initial?: unknown) {
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe('cart store', () => {
+  it('sets a line\'s quantity within 1 to 100, persists it, and leaves the other lines alone', async () => {
+    const mem = memory();
+    const cart = createCartStore(mem.persistence);
+    await cart.getState().load();
+    cart.getState().add(item());
+    cart.getState().add(item({ sku: 'kiss-cut-stickers', variant_id: 'kiss-cut-stickers|White||3x3', name: 'Stickers', price_cents: 429, size: '3x3', color: 'White' }));
+    const [tee, stickers] = cart.getState().items;
+    cart.getState().setQty(tee!.line_id, 3);
+    expect(cart.getState().items.map((i) => i.qty)).toEqual([3, 1]);
+    expect(cartCount(cart.getState().items)).toBe(4);
+    expect(cartDisplayTotalCents(cart.getState().items)).toBe(3 * 2334 + 429);
+    for (const [asked, kept] of [[0, 1], [-4, 1], [2.6, 3], [101, 100], [1e9, 100]] as const) {
+      cart.getState().setQty(stickers!.line_id, asked);
+      expect(cart.getState().items[1]!.qty, `asked ${asked}`).toBe(kept);
+    }
+    cart.getState().setQty(stickers!.line_id, Number.NaN);
+    expect(cart.getState().items[1]!.qty).toBe(100);
+    await settle();
+    const again = createCartStore(mem.persistence);
+    await again.getState().load();
+    expect(again.getState().items.map((i) => [i.name, i.qty])).toEqual([
+      ['Unisex T-Shirt', 3],
+      ['Stickers', 100],
+    ]);
+  });
+
   it('adds, removes and persists lines, and a new store finds them again', async () => {
     const mem = memory();
     const cart = createCartStore(mem.persistence);

@@ -4,6 +4,7 @@
  * Pure functions; the store (cartStore.ts) holds one cart and persists it.
  */
 import { parseVariantId } from '../../../shared/shop/variants.ts';
+import { MAX_ITEM_QUANTITY } from '../../../shared/shop/pricing.ts';
 
 export const CART_VERSION = 2;
 export const MAX_CART_LINES = 50;
@@ -62,7 +63,7 @@ export function parseItem(raw: unknown): CartItem | null {
     isString(r.screenshot) &&
     Number.isInteger(r.qty) &&
     (r.qty as number) >= 1 &&
-    (r.qty as number) <= 100 &&
+    (r.qty as number) <= MAX_ITEM_QUANTITY &&
     isNullableString(r.video_url) &&
     isString(r.video_title) &&
     isString(r.creator_name) &&

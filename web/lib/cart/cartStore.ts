@@ -4,6 +4,7 @@
  */
 import { createStore as createIdbStore, get, set as idbSet } from 'idb-keyval';
 import { create } from 'zustand';
+import { MAX_ITEM_QUANTITY } from '../../../shared/shop/pricing.ts';
 import { MAX_CART_LINES, parseStoredCart, toStoredCart, type CartItem, type StoredCart } from './cartRecord.ts';
 
 export interface CartPersistence {
@@ -31,6 +32,8 @@ export interface CartState {
   /** Appends a line; false when the cart is full. */
   add: (item: NewCartItem) => boolean;
   remove: (lineId: string) => void;
+  /** Sets a line's quantity, kept to whole numbers from 1 to MAX_ITEM_QUANTITY (what checkout accepts). */
+  setQty: (lineId: string, qty: number) => void;
   clear: () => void;
 }
 
@@ -85,6 +88,16 @@ export function createCartStore(persistence: CartPersistence) {
       },
 
       remove: (lineId) => whenLoaded(() => commit(getState().items.filter((i) => i.line_id !== lineId))),
+
+      setQty: (lineId, qty) => {
+        if (!Number.isFinite(qty)) return;
+        const next = Math.min(MAX_ITEM_QUANTITY, Math.max(1, Math.round(qty)));
+        whenLoaded(() => {
+          const items = getState().items;
+          if (!items.some((i) => i.line_id === lineId && i.qty !== next)) return;
+          commit(items.map((i) => (i.line_id === lineId ? { ...i, qty: next } : i)));
+        });
+      },
 
       clear: () => whenLoaded(() => commit([])),
     };
