@@ -28,6 +28,8 @@ let server: Server;
 let port: number;
 let seen: Seen[] = [];
 let failSessions = false;
+/** How many more session requests answer 409, as Stripe does while another request with the same idempotency key runs. */
+let conflicts = 0;
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -40,6 +42,12 @@ beforeAll(async () => {
       res.setHeader('content-type', 'application/json');
       res.setHeader('request-id', 'req_test');
       if (req.method === 'POST' && path === '/v1/checkout/sessions') {
+        if (conflicts > 0) {
+          conflicts--;
+          res.statusCode = 409;
+          res.end(JSON.stringify({ error: { type: 'idempotency_error', message: 'There is currently another in-progress request using this Idempotency Key.' } }));
+          return;
+        }
         if (failSessions) {
           res.statusCode = 400;
           res.end(JSON.stringify({ error: { type: 'invalid_request_error', message: 'Not a valid URL' } }));
@@ -123,6 +131,29 @@ describe('StripePayments', () => {
     expect(f['line_items[1][price_data][product_data][images][0]']).toBeUndefined();
     // No price beyond the catalogue's: exactly two line items.
     expect(Object.keys(f).filter((k) => k.startsWith('line_items[2]'))).toEqual([]);
+  });
+
+  it('waits out a request still running with the same idempotency key (409) and answers its session', async () => {
+    seen = [];
+    conflicts = 1;
+    const orderId = '11111111-2222-4333-8444-666666666666';
+    const adapter = new StripePayments({ secretKey: 'sk_test_123abc', webhookSecret: WEBHOOK_SECRET, host: '127.0.0.1', port, protocol: 'http' });
+    const session = await adapter.createCheckoutSession({
+      orderId,
+      lineItems: [{ name: 'Stickers', unitAmountCents: 429, quantity: 1, imageUrl: null }],
+      shippingCents: 475,
+      shippingLabel: 'Standard',
+      shippingCountry: 'US',
+      totalCents: 904,
+      customerEmail: null,
+      successUrl: 'https://shop.example/success?session_id={CHECKOUT_SESSION_ID}',
+      cancelUrl: 'https://shop.example/checkout',
+      idempotencyKey: `checkout-session:${orderId}`,
+    });
+    expect(conflicts).toBe(0);
+    expect(session.sessionId).toMatch(/^cs_test_fake/);
+    // Asked again after the conflict, with the same key: never a second key, so never a second session.
+    expect(seen.map((r) => r.headers['idempotency-key'])).toEqual([`checkout-session:${orderId}`, `checkout-session:${orderId}`]);
   });
 
   it('refunds by payment intent, and verifies webhooks with the Stripe secret only', async () => {
