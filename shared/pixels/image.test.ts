@@ -117,6 +117,21 @@ describe('resampleLanczos3', () => {
     expect(() => resampleLanczos3Rows(photo, 10, 10, 5, 5)).toThrow(RangeError);
   });
 
+  it('writes every byte of a band into a reused buffer, transparent pixels included', () => {
+    // A picture whose outer part is fully transparent (as a feathered print's corners are).
+    const clear = { width: 40, height: 30, data: new Uint8ClampedArray(40 * 30 * 4) };
+    for (let y = 10; y < 20; y++) for (let x = 10; x < 30; x++) clear.data.set([200, 40, 90, 255], (y * 40 + x) * 4);
+    const fresh = resampleLanczos3Rows(clear, 120, 90, 20, 70);
+    const dirty = new Uint8ClampedArray(120 * 60 * 4).fill(77);
+    const reused = resampleLanczos3Rows(clear, 120, 90, 20, 70, dirty);
+    expect(reused.data.buffer).toBe(dirty.buffer);
+    expect(Buffer.compare(Buffer.from(reused.data), Buffer.from(fresh.data))).toBe(0);
+    expect(fresh.data.some((v, i) => i % 4 === 3 && v === 0)).toBe(true);
+    // Too small a buffer is left alone and a new one made.
+    const small = new Uint8ClampedArray(16);
+    expect(resampleLanczos3Rows(clear, 120, 90, 20, 70, small).data.buffer).not.toBe(small.buffer);
+  });
+
   it('never stretches: the print size keeps the aspect ratio of any crop', () => {
     for (const [w, h] of [[640, 360], [360, 640], [333, 211], [50, 900]] as const) {
       const size = printFileSize({ width: w, height: h }, { widthIn: 12, heightIn: 16 });

@@ -121,9 +121,12 @@ function taps(inSize: number, outSize: number): Taps {
  * (so transparent pixels do not bleed their colour into the edge). Callers choose a size with
  * the image's aspect ratio (print.ts printFileSize); this function does not guess one.
  *
- * Horizontal pass first, on the source rows, into a float buffer; then the vertical pass. Both
- * have a six-tap path (every enlargement, which is what a print mostly is) with the weights in
- * local variables, which the JIT keeps in registers; other sizes take the general loop.
+ * Row by row: each source row is premultiplied and resampled across once, into a ring of as
+ * many float rows as the vertical filter reads, and each output row is filtered down from that
+ * ring. Besides the output, it holds a few rows of floats, whatever the print size (a full-size
+ * float buffer for a 3600x4800 print would be more than 200 MB of fresh memory). Both passes have
+ * a six-tap path (every enlargement, which is what a print mostly is) with the weights in local
+ * variables, which the JIT keeps in registers; other sizes take the general loop.
  */
 export function resampleLanczos3(image: RgbaImage, width: number, height: number): RgbaImage {
   return resampleLanczos3Rows(image, width, height, 0, height);
@@ -132,18 +135,37 @@ export function resampleLanczos3(image: RgbaImage, width: number, height: number
 /**
  * Rows [y0, y1) of resampleLanczos3(image, width, height), computed from only the source rows
  * they need: several workers each take a band and the bands put together are the whole image,
- * byte for byte.
+ * byte for byte. `into`, when given and large enough, is written over instead of a new buffer
+ * (a worker making one print after another reuses the last band's memory): every byte of the
+ * band is written.
  */
-export function resampleLanczos3Rows(image: RgbaImage, width: number, height: number, y0: number, y1: number): RgbaImage {
+export function resampleLanczos3Rows(image: RgbaImage, width: number, height: number, y0: number, y1: number, into?: Uint8ClampedArray): RgbaImage {
   if (!(y0 >= 0 && y1 <= height && y0 < y1)) throw new RangeError(`rows ${y0}-${y1} are outside 0-${height}`);
   const v = taps(image.height, height);
-  // The source rows the band's output rows read.
-  const first = v.start[y0]!;
-  const last = v.start[y1 - 1]! + v.n;
+  const h = taps(image.width, width);
+  const rowLen = width * 4;
+  // Source row r is kept at ring row r % n while output rows read it (their windows only move down).
+  const ring = new Float32Array(rowLen * v.n);
+  const pre = new Float32Array(image.width * 4);
+  const bytes = rowLen * (y1 - y0);
+  const out = into && into.length >= bytes ? { width, height: y1 - y0, data: into.subarray(0, bytes) } : createImage(width, y1 - y0);
+  let next = v.start[y0]!;
+  for (let y = y0; y < y1; y++) {
+    const first = v.start[y]!;
+    for (let r = Math.max(next, first); r < first + v.n; r++) {
+      premultiplyRow(image, r, pre);
+      horizontalRow(pre, ring, (r % v.n) * rowLen, h);
+    }
+    next = Math.max(next, first + v.n);
+    verticalRow(ring, rowLen, first, v, y, out.data, (y - y0) * rowLen);
+  }
+  return out;
+}
+
+/** Source row `y` as premultiplied floats. */
+function premultiplyRow(image: RgbaImage, y: number, pre: Float32Array): void {
   const src = image.data;
-  const inW = image.width;
-  const pre = new Float32Array(inW * (last - first) * 4);
-  for (let i = first * inW * 4, j = 0; j < pre.length; i += 4, j += 4) {
+  for (let i = y * image.width * 4, j = 0; j < pre.length; i += 4, j += 4) {
     const alpha = src[i + 3]!;
     const a = alpha / 255;
     pre[j] = src[i]! * a;
@@ -151,50 +173,41 @@ export function resampleLanczos3Rows(image: RgbaImage, width: number, height: nu
     pre[j + 2] = src[i + 2]! * a;
     pre[j + 3] = alpha;
   }
-  const mid = new Float32Array(width * (last - first) * 4);
-  horizontal(pre, inW, last - first, mid, taps(inW, width));
-  const out = createImage(width, y1 - y0);
-  const band: Taps = { start: v.start.subarray(y0, y1).map((s) => s - first), weights: v.weights.subarray(y0 * v.n, y1 * v.n), n: v.n };
-  vertical(mid, width, out.data, band);
-  return out;
 }
 
-function horizontal(pre: Float32Array, inW: number, inH: number, mid: Float32Array, h: Taps): void {
+/** One premultiplied row resampled across, into `mid` from offset `o`. */
+function horizontalRow(pre: Float32Array, mid: Float32Array, o: number, h: Taps): void {
   const { start, weights, n } = h;
   const outW = start.length;
-  let o = 0;
-  for (let y = 0; y < inH; y++) {
-    const row = y * inW * 4;
-    if (n === 6) {
-      for (let x = 0; x < outW; x++) {
-        const p = row + start[x]! * 4;
-        const wi = x * 6;
-        const w0 = weights[wi]!, w1 = weights[wi + 1]!, w2 = weights[wi + 2]!;
-        const w3 = weights[wi + 3]!, w4 = weights[wi + 4]!, w5 = weights[wi + 5]!;
-        for (let c = 0; c < 4; c++) {
-          const q = p + c;
-          mid[o + c] = pre[q]! * w0 + pre[q + 4]! * w1 + pre[q + 8]! * w2 + pre[q + 12]! * w3 + pre[q + 16]! * w4 + pre[q + 20]! * w5;
-        }
-        o += 4;
+  if (n === 6) {
+    for (let x = 0; x < outW; x++) {
+      const p = start[x]! * 4;
+      const wi = x * 6;
+      const w0 = weights[wi]!, w1 = weights[wi + 1]!, w2 = weights[wi + 2]!;
+      const w3 = weights[wi + 3]!, w4 = weights[wi + 4]!, w5 = weights[wi + 5]!;
+      for (let c = 0; c < 4; c++) {
+        const q = p + c;
+        mid[o + c] = pre[q]! * w0 + pre[q + 4]! * w1 + pre[q + 8]! * w2 + pre[q + 12]! * w3 + pre[q + 16]! * w4 + pre[q + 20]! * w5;
       }
-      continue;
-    }
-    for (let x = 0, wi = 0; x < outW; x++) {
-      let p = row + start[x]! * 4;
-      let r = 0, g = 0, b = 0, a = 0;
-      for (let k = 0; k < n; k++, wi++, p += 4) {
-        const w = weights[wi]!;
-        r += pre[p]! * w;
-        g += pre[p + 1]! * w;
-        b += pre[p + 2]! * w;
-        a += pre[p + 3]! * w;
-      }
-      mid[o] = r;
-      mid[o + 1] = g;
-      mid[o + 2] = b;
-      mid[o + 3] = a;
       o += 4;
     }
+    return;
+  }
+  for (let x = 0, wi = 0; x < outW; x++) {
+    let p = start[x]! * 4;
+    let r = 0, g = 0, b = 0, a = 0;
+    for (let k = 0; k < n; k++, wi++, p += 4) {
+      const w = weights[wi]!;
+      r += pre[p]! * w;
+      g += pre[p + 1]! * w;
+      b += pre[p + 2]! * w;
+      a += pre[p + 3]! * w;
+    }
+    mid[o] = r;
+    mid[o + 1] = g;
+    mid[o + 2] = b;
+    mid[o + 3] = a;
+    o += 4;
   }
 }
 
@@ -211,43 +224,45 @@ function store(dst: Uint8ClampedArray, d: number, r: number, g: number, b: numbe
     dst[d + 1] = g * k;
     dst[d + 2] = b * k;
     dst[d + 3] = a;
+  } else {
+    // Fully transparent: written too, as the buffer may hold an earlier image.
+    dst[d] = 0;
+    dst[d + 1] = 0;
+    dst[d + 2] = 0;
+    dst[d + 3] = 0;
   }
 }
 
-function vertical(mid: Float32Array, width: number, dst: Uint8ClampedArray, v: Taps): void {
-  const { start, weights, n } = v;
-  const outH = start.length;
-  const rowLen = width * 4;
-  const rows = new Int32Array(n);
-  for (let y = 0; y < outH; y++) {
-    const line = y * rowLen;
-    const wi = y * n;
-    if (n === 6) {
-      const b0 = start[y]! * rowLen;
-      const b1 = b0 + rowLen, b2 = b1 + rowLen, b3 = b2 + rowLen, b4 = b3 + rowLen, b5 = b4 + rowLen;
-      const w0 = weights[wi]!, w1 = weights[wi + 1]!, w2 = weights[wi + 2]!;
-      const w3 = weights[wi + 3]!, w4 = weights[wi + 4]!, w5 = weights[wi + 5]!;
-      for (let i = 0; i < rowLen; i += 4) {
-        const r = mid[b0 + i]! * w0 + mid[b1 + i]! * w1 + mid[b2 + i]! * w2 + mid[b3 + i]! * w3 + mid[b4 + i]! * w4 + mid[b5 + i]! * w5;
-        const g = mid[b0 + i + 1]! * w0 + mid[b1 + i + 1]! * w1 + mid[b2 + i + 1]! * w2 + mid[b3 + i + 1]! * w3 + mid[b4 + i + 1]! * w4 + mid[b5 + i + 1]! * w5;
-        const b = mid[b0 + i + 2]! * w0 + mid[b1 + i + 2]! * w1 + mid[b2 + i + 2]! * w2 + mid[b3 + i + 2]! * w3 + mid[b4 + i + 2]! * w4 + mid[b5 + i + 2]! * w5;
-        const a = mid[b0 + i + 3]! * w0 + mid[b1 + i + 3]! * w1 + mid[b2 + i + 3]! * w2 + mid[b3 + i + 3]! * w3 + mid[b4 + i + 3]! * w4 + mid[b5 + i + 3]! * w5;
-        store(dst, line + i, r, g, b, a);
-      }
-      continue;
-    }
-    for (let k = 0; k < n; k++) rows[k] = (start[y]! + k) * rowLen;
+/** Output row `y` filtered down from the ring rows of source rows [first, first + n), into `dst` at `line`. */
+function verticalRow(ring: Float32Array, rowLen: number, first: number, v: Taps, y: number, dst: Uint8ClampedArray, line: number): void {
+  const { weights, n } = v;
+  const wi = y * n;
+  const at = (k: number) => ((first + k) % n) * rowLen;
+  if (n === 6) {
+    const b0 = at(0), b1 = at(1), b2 = at(2), b3 = at(3), b4 = at(4), b5 = at(5);
+    const w0 = weights[wi]!, w1 = weights[wi + 1]!, w2 = weights[wi + 2]!;
+    const w3 = weights[wi + 3]!, w4 = weights[wi + 4]!, w5 = weights[wi + 5]!;
     for (let i = 0; i < rowLen; i += 4) {
-      let r = 0, g = 0, b = 0, a = 0;
-      for (let k = 0; k < n; k++) {
-        const w = weights[wi + k]!;
-        const p = rows[k]! + i;
-        r += mid[p]! * w;
-        g += mid[p + 1]! * w;
-        b += mid[p + 2]! * w;
-        a += mid[p + 3]! * w;
-      }
+      const r = ring[b0 + i]! * w0 + ring[b1 + i]! * w1 + ring[b2 + i]! * w2 + ring[b3 + i]! * w3 + ring[b4 + i]! * w4 + ring[b5 + i]! * w5;
+      const g = ring[b0 + i + 1]! * w0 + ring[b1 + i + 1]! * w1 + ring[b2 + i + 1]! * w2 + ring[b3 + i + 1]! * w3 + ring[b4 + i + 1]! * w4 + ring[b5 + i + 1]! * w5;
+      const b = ring[b0 + i + 2]! * w0 + ring[b1 + i + 2]! * w1 + ring[b2 + i + 2]! * w2 + ring[b3 + i + 2]! * w3 + ring[b4 + i + 2]! * w4 + ring[b5 + i + 2]! * w5;
+      const a = ring[b0 + i + 3]! * w0 + ring[b1 + i + 3]! * w1 + ring[b2 + i + 3]! * w2 + ring[b3 + i + 3]! * w3 + ring[b4 + i + 3]! * w4 + ring[b5 + i + 3]! * w5;
       store(dst, line + i, r, g, b, a);
     }
+    return;
+  }
+  const rows = new Int32Array(n);
+  for (let k = 0; k < n; k++) rows[k] = at(k);
+  for (let i = 0; i < rowLen; i += 4) {
+    let r = 0, g = 0, b = 0, a = 0;
+    for (let k = 0; k < n; k++) {
+      const w = weights[wi + k]!;
+      const p = rows[k]! + i;
+      r += ring[p]! * w;
+      g += ring[p + 1]! * w;
+      b += ring[p + 2]! * w;
+      a += ring[p + 3]! * w;
+    }
+    store(dst, line + i, r, g, b, a);
   }
 }

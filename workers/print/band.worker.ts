@@ -6,12 +6,13 @@ import * as Comlink from 'comlink';
 import { resampleLanczos3Rows, type RgbaImage } from '../../shared/pixels/image.ts';
 
 export interface BandWorkerApi {
-  resampleRows(image: RgbaImage, width: number, height: number, y0: number, y1: number): RgbaImage;
+  /** The band, written into `reuse` (the buffer of a band this helper sent earlier, handed back) when it is large enough. */
+  resampleRows(image: RgbaImage, width: number, height: number, y0: number, y1: number, reuse?: ArrayBuffer): RgbaImage;
 }
 
 const api: BandWorkerApi = {
-  resampleRows(image, width, height, y0, y1) {
-    const band = resampleLanczos3Rows(image, width, height, y0, y1);
+  resampleRows(image, width, height, y0, y1, reuse) {
+    const band = resampleLanczos3Rows(image, width, height, y0, y1, reuse ? new Uint8ClampedArray(reuse) : undefined);
     return Comlink.transfer(band, [band.data.buffer as ArrayBuffer]);
   },
 };
