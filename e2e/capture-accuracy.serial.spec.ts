@@ -26,11 +26,18 @@ const NEIGHBOUR_DB = 35;
  * to about 25-27 dB on these frames of sharp edges and text, JPEG at 0.85 and a different filter.
  */
 const PREVIEW_DB = 24;
+/**
+ * `again`: a path that keeps memory from one capture for the next (the canvas path's plane
+ * buffer, the frame worker's canvas, ffmpeg.wasm's output file and canvas) captures a second,
+ * later frame after the first, which must be that frame and none of the first.
+ */
 const PATHS = [
-  { query: '', source: 'canvas' },
-  { query: '?capture=wasm', source: 'wasm' },
-  { query: '?capture=server', source: 'server' },
+  { query: '', source: 'canvas', again: true },
+  { query: '?capture=wasm', source: 'wasm', again: true },
+  { query: '?capture=server', source: 'server', again: false },
 ] as const;
+/** The frame the second capture is of: in the same second as FRAME, so on the same keyframe's run. */
+const LATER_FRAME = FRAME + 5;
 /** What only the ffmpeg.wasm step needs: its page-side chunk, the worker, the core and its wasm. */
 const WASM_PARTS = /\/assets\/(wasmCapture|capture\.worker|ffmpeg-core)-[^/]*\.(js|wasm)$/;
 
@@ -128,6 +135,15 @@ for (const clip of QA_CLIPS) {
           const means = (data: Buffer) => [0, 1, 2].map((c) => data.reduce((sum, v, i) => (i % 4 === c ? sum + v : sum), 0) / (data.length / 4));
           const [previewMeans, scaledMeans] = [means(preview.data), means(scaled.data)];
           previewMeans.forEach((m, c) => expect(Math.abs(m - scaledMeans[c]!), `mean of channel ${c}: ${m.toFixed(1)} against ${scaledMeans[c]!.toFixed(1)}`).toBeLessThanOrEqual(2));
+        }
+
+        if (path.again) {
+          await seekToFrame(page, (LATER_FRAME + 0.5) / clip.fps, clip.fps);
+          await selectScreenshotButton(page).click();
+          await expect(screenshotImages(page)).toHaveCount(before + 2, { timeout: 60_000 });
+          const later = await readSlotImage(page, before + 2);
+          expect(later.source, 'the path that made the second screenshot').toBe(path.source);
+          expect(await frameIndexOf(later.jpeg, clip), 'the barcode of the second captured frame').toBe(LATER_FRAME);
         }
       });
     }

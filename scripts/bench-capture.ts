@@ -27,6 +27,8 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const WEB_DIST = path.join(ROOT, '.cache/web-bench-capture');
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 15);
 const COLD_SAMPLES = Number(process.env.BENCH_COLD_SAMPLES ?? 4);
+/** Measure only the paths whose names match (for example BENCH_ONLY=canvas); the targets need them all. */
+const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 function freePort(): Promise<number> {
@@ -262,23 +264,29 @@ async function main() {
     await api.dispose();
     browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
 
+    const coldSeries = async (): Promise<Omit<Row, 'name'>> => {
+      const cold: Omit<Row, 'name'> = { slot: [], stored: [], painted: 0, phases: [] };
+      for (let i = 0; i < COLD_SAMPLES; i++) {
+        const one = await series(browser!, base, clip720, '?capture=wasm', 'wasm', 1, 0);
+        cold.slot.push(...one.slot);
+        cold.stored.push(...one.stored);
+        cold.painted += one.painted;
+        cold.phases.push(...one.phases);
+      }
+      return cold;
+    };
+    const paths: Array<[string, () => Promise<Omit<Row, 'name'>>]> = [
+      ['canvas 720p', () => series(browser!, base, clip720, '', 'canvas', SAMPLES, 2)],
+      ['canvas 1080p', () => series(browser!, base, clip1080, '', 'canvas', SAMPLES, 2)],
+      ['ffmpeg.wasm cold 720p', coldSeries],
+      ['ffmpeg.wasm warm 720p', () => series(browser!, base, clip720, '?capture=wasm', 'wasm', SAMPLES, 1)],
+      ['ffmpeg.wasm warm 1080p', () => series(browser!, base, clip1080, '?capture=wasm', 'wasm', SAMPLES, 1)],
+      ['server 720p', () => series(browser!, base, clip720, '?capture=server', 'server', SAMPLES, 1)],
+      ['server 1080p', () => series(browser!, base, clip1080, '?capture=server', 'server', SAMPLES, 1)],
+    ];
     const rows: Row[] = [];
     console.log(`Measuring (${SAMPLES} samples a path, ${COLD_SAMPLES} cold wasm starts)...`);
-    rows.push({ name: 'canvas 720p', ...(await series(browser, base, clip720, '', 'canvas', SAMPLES, 2)) });
-    rows.push({ name: 'canvas 1080p', ...(await series(browser, base, clip1080, '', 'canvas', SAMPLES, 2)) });
-    const cold: Omit<Row, 'name'> = { slot: [], stored: [], painted: 0, phases: [] };
-    for (let i = 0; i < COLD_SAMPLES; i++) {
-      const one = await series(browser, base, clip720, '?capture=wasm', 'wasm', 1, 0);
-      cold.slot.push(...one.slot);
-      cold.stored.push(...one.stored);
-      cold.painted += one.painted;
-      cold.phases.push(...one.phases);
-    }
-    rows.push({ name: 'ffmpeg.wasm cold 720p', ...cold });
-    rows.push({ name: 'ffmpeg.wasm warm 720p', ...(await series(browser, base, clip720, '?capture=wasm', 'wasm', SAMPLES, 1)) });
-    rows.push({ name: 'ffmpeg.wasm warm 1080p', ...(await series(browser, base, clip1080, '?capture=wasm', 'wasm', SAMPLES, 1)) });
-    rows.push({ name: 'server 720p', ...(await series(browser, base, clip720, '?capture=server', 'server', SAMPLES, 1)) });
-    rows.push({ name: 'server 1080p', ...(await series(browser, base, clip1080, '?capture=server', 'server', SAMPLES, 1)) });
+    for (const [name, measure] of paths) if (!ONLY || ONLY.test(name)) rows.push({ name, ...(await measure()) });
 
     const summary = (samples: number[]) => {
       const sorted = [...samples].sort((a, b) => a - b);
@@ -300,6 +308,10 @@ async function main() {
         return values.length ? ms(summary(values).p50) : '     -';
       };
       console.log(`  ${row.name.padEnd(14)} frame drawn ${at('frame')}  preview encoded ${at('preview')}  slot <img> inserted ${at('inserted')}  loaded ${at('loaded')}  painted ${ms(summary(row.slot).p50)}`);
+    }
+    if (rows.length < paths.length) {
+      console.log(`\nTargets: not judged (BENCH_ONLY measured ${rows.length} of ${paths.length} paths).`);
+      return;
     }
     const canvas720 = stats.get('canvas 720p')!.slot;
     const canvas1080 = stats.get('canvas 1080p')!.slot;

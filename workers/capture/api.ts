@@ -6,7 +6,7 @@ export interface WasmFrame {
   width: number;
   height: number;
   /** Presentation time of the decoded frame, in seconds, as ffmpeg reports it. */
-  timestamp: number | null;
+  timestamp: number;
 }
 
 export interface CaptureWorkerApi {

@@ -4,6 +4,11 @@
  * OffscreenCanvas encodes it as JPEG. One video's bytes stay in ffmpeg's memory file system
  * between captures. Calls run one at a time; an aborted call ends the whole worker (a running
  * ffmpeg cannot be interrupted).
+ *
+ * Later captures of the same video reuse their memory: the raw frame file keeps its full size
+ * (ffmpeg writes over it; a new file would grow by an eighth at a time, copied at each step), the
+ * frame is read into the same buffer and encoded from the same canvas. Fresh memory is what a
+ * capture would otherwise spend most on after the decoding itself.
  */
 import * as Comlink from 'comlink';
 import type { CaptureWorkerApi, WasmFrame } from './api.ts';
@@ -19,8 +24,13 @@ interface FFmpegCore {
     writeFile(path: string, data: Uint8Array): void;
     readFile(path: string): Uint8Array;
     unlink(path: string): void;
+    stat(path: string): { size: number };
+    open(path: string, flags: string): FFmpegStream;
+    read(stream: FFmpegStream, buffer: Uint8Array, offset: number, length: number, position: number): number;
+    close(stream: FFmpegStream): void;
   };
 }
+type FFmpegStream = { readonly fd: number };
 type CreateCore = (options: { mainScriptUrlOrBlob: string }) => Promise<FFmpegCore>;
 
 const EXEC_TIMEOUT_MS = 20_000;
@@ -29,6 +39,9 @@ const OUTPUT = 'frame.rgba';
 let core: FFmpegCore | null = null;
 let log: string[] = [];
 let video: { key: string; path: string; info: VideoStreamInfo } | null = null;
+/** The last frame read, and the canvas it was encoded on: reused while the frame size stays. */
+let pixels: Uint8ClampedArray<ArrayBuffer> | null = null;
+let canvas: OffscreenCanvas | null = null;
 
 function run(args: string[]): { code: number; lines: string[] } {
   if (!core) throw new Error('ffmpeg.wasm is not loaded');
@@ -47,10 +60,36 @@ function remove(path: string): void {
   }
 }
 
-async function encodeJpeg(rgba: Uint8Array, width: number, height: number, quality: number): Promise<Blob> {
-  const canvas = new OffscreenCanvas(width, height);
-  const pixels = new Uint8ClampedArray(rgba.buffer as ArrayBuffer, rgba.byteOffset, width * height * 4);
-  canvas.getContext('2d')!.putImageData(new ImageData(pixels, width, height), 0, 0);
+/** Makes the output file `bytes` long (its content is written over by each capture). */
+function sizeOutput(bytes: number): void {
+  let size = -1;
+  try {
+    size = core!.FS.stat(OUTPUT).size;
+  } catch {
+    // Not there yet.
+  }
+  if (size !== bytes) {
+    remove(OUTPUT);
+    core!.FS.writeFile(OUTPUT, new Uint8Array(bytes));
+  }
+}
+
+/** The output file's first `bytes` bytes, read into the reused pixel buffer. */
+function readOutput(bytes: number): Uint8ClampedArray<ArrayBuffer> {
+  if (pixels?.length !== bytes) pixels = new Uint8ClampedArray(bytes);
+  const stream = core!.FS.open(OUTPUT, 'r');
+  try {
+    const read = core!.FS.read(stream, new Uint8Array(pixels.buffer), 0, bytes, 0);
+    if (read !== bytes) throw new Error(`ffmpeg.wasm left ${read} bytes for a ${bytes}-byte frame`);
+  } finally {
+    core!.FS.close(stream);
+  }
+  return pixels;
+}
+
+async function encodeJpeg(rgba: Uint8ClampedArray<ArrayBuffer>, width: number, height: number, quality: number): Promise<Blob> {
+  if (!canvas || canvas.width !== width || canvas.height !== height) canvas = new OffscreenCanvas(width, height);
+  canvas.getContext('2d')!.putImageData(new ImageData(rgba, width, height), 0, 0);
   return canvas.convertToBlob({ type: 'image/jpeg', quality });
 }
 
@@ -71,6 +110,9 @@ const api: CaptureWorkerApi = {
     if (!core) throw new Error('ffmpeg.wasm is not loaded');
     if (video) remove(video.path);
     video = null;
+    remove(OUTPUT);
+    pixels = null;
+    canvas = null;
     const path = `input${/\.\w{2,4}$/.exec(new URL(key).pathname)?.[0] ?? ''}`;
     core.FS.writeFile(path, new Uint8Array(bytes));
     const info = parseProbeLog(run(['-hide_banner', '-i', path]).lines);
@@ -84,18 +126,15 @@ const api: CaptureWorkerApi = {
   async extract(key, target, quality): Promise<WasmFrame> {
     if (!core || !video || video.key !== key) throw new Error('The video is not loaded in the capture worker');
     const { width, height } = displaySize(video.info);
-    remove(OUTPUT);
+    const bytes = width * height * 4;
+    sizeOutput(bytes);
     const { code, lines } = run(extractArgs(video.path, OUTPUT, video.info, target));
-    let rgba: Uint8Array;
-    try {
-      rgba = core.FS.readFile(OUTPUT);
-    } catch {
-      throw new Error(`ffmpeg.wasm decoded no frame at ${target} s (exit ${code}): ${lines.slice(-3).join(' | ')}`);
-    }
-    remove(OUTPUT);
-    if (rgba.length !== width * height * 4) throw new Error(`ffmpeg.wasm gave ${rgba.length} bytes for a ${width}x${height} frame`);
-    const blob = await encodeJpeg(rgba, width, height, quality);
-    return { blob, width, height, timestamp: parseShownPts(lines) };
+    // The file is there from the last capture: the frame was written when ffmpeg kept one (showinfo
+    // logs it) and ended well.
+    const timestamp = parseShownPts(lines);
+    if (code !== 0 || timestamp === null) throw new Error(`ffmpeg.wasm decoded no frame at ${target} s (exit ${code}): ${lines.slice(-3).join(' | ')}`);
+    const blob = await encodeJpeg(readOutput(bytes), width, height, quality);
+    return { blob, width, height, timestamp };
   },
 };
 

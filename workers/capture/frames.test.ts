@@ -84,7 +84,7 @@ describe('extractArgs', () => {
     expect(Number(args[args.indexOf('-ss') + 1])).toBeCloseTo(1.25 - 3 / 30, 5);
     expect(args.indexOf('-ss')).toBeLessThan(args.indexOf('-i'));
     expect(args[args.indexOf('-vf') + 1]).toContain('scale=in_color_matrix=bt709:in_range=tv:out_range=pc,format=rgba');
-    expect(args.slice(-5)).toEqual(['-frames:v', '1', '-f', 'rawvideo', 'frame.rgba']);
+    expect(args.slice(-7)).toEqual(['-frames:v', '1', '-f', 'rawvideo', '-truncate', '0', 'frame.rgba']);
     const early = extractArgs('in.mp4', 'o', info(30), 0.01);
     expect(Number(early[early.indexOf('-ss') + 1])).toBe(0);
   });

@@ -76,7 +76,8 @@ export function displaySize(info: VideoStreamInfo): { width: number; height: num
  * stream's own colour matrix and range as a browser converts it. Decoding starts a few frames
  * before the target (the demuxer goes back to the keyframe before that), and of the frames that
  * follow, the one kept is the frame whose display interval [pts, pts + 1/fps) holds the target:
- * `ffmpeg -ss t` alone would return the first frame at or after t instead.
+ * `ffmpeg -ss t` alone would return the first frame at or after t instead. The output file is
+ * overwritten from its start and not truncated.
  */
 export function extractArgs(input: string, output: string, info: VideoStreamInfo, target: number): string[] {
   const frame = 1 / (info.fps ?? FALLBACK_FPS);
@@ -89,7 +90,9 @@ export function extractArgs(input: string, output: string, info: VideoStreamInfo
     '-ss', seek.toFixed(6), '-copyts', '-i', input,
     '-an', '-sn', '-dn',
     '-vf', `${select},showinfo,${colour}`,
-    '-frames:v', '1', '-f', 'rawvideo', output,
+    // The output file is kept between captures at its full size (see the capture worker): written
+    // over in place rather than truncated, so its storage is not grown again chunk by chunk.
+    '-frames:v', '1', '-f', 'rawvideo', '-truncate', '0', output,
   ];
 }
 

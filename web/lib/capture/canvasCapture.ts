@@ -89,6 +89,12 @@ function matrixOf(frame: VideoFrame): YuvPlanes['matrix'] | null {
 }
 
 /**
+ * The planes of the last frame previewed, kept for the next capture: a 1080p frame is 3 MB, and
+ * memory the page already has is copied into far sooner than fresh memory is mapped in.
+ */
+let planes: Uint8Array<ArrayBuffer> | null = null;
+
+/**
  * The preview made from the frame's own YUV planes (yuvPreview.ts), or null for a frame whose
  * pixel format or colour matrix that does not handle (the browser draws those).
  */
@@ -97,10 +103,19 @@ async function previewFromPlanes(frame: VideoFrame, width: number, height: numbe
   const matrix = matrixOf(frame);
   const visible = frame.visibleRect;
   if ((format !== 'I420' && format !== 'NV12') || !matrix || !visible) return null;
-  const data = new Uint8Array(frame.allocationSize());
-  const layout = await frame.copyTo(data);
+  const bytes = frame.allocationSize();
+  // Taken while in use, so a capture overlapping this one gets a buffer of its own.
+  const buffer = planes && planes.length >= bytes ? planes : new Uint8Array(bytes);
+  planes = null;
+  const data = buffer.subarray(0, bytes);
   const size = previewSize(width, height);
-  const rgba = yuvToPreviewRgba({ format, width: visible.width, height: visible.height, data, layout, matrix, fullRange: frame.colorSpace.fullRange ?? false }, size.width, size.height);
+  let rgba: Uint8ClampedArray<ArrayBuffer>;
+  try {
+    const layout = await frame.copyTo(data);
+    rgba = yuvToPreviewRgba({ format, width: visible.width, height: visible.height, data, layout, matrix, fullRange: frame.colorSpace.fullRange ?? false }, size.width, size.height);
+  } finally {
+    planes = buffer;
+  }
   const preview = canvasOf(size.width, size.height);
   preview.ctx.putImageData(new ImageData(rgba, size.width, size.height), 0, 0);
   return preview.canvas;

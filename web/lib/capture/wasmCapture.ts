@@ -78,7 +78,7 @@ async function capture(videoUrl: string, frame: PresentedFrame, signal?: AbortSi
       return api.extract(key, timeInsideFrame(frame.time, frame.exact), CANVAS_JPEG_QUALITY);
     })();
     const out = await Promise.race([work, aborted]);
-    return { blob: out.blob, width: out.width, height: out.height, timestamp: frame.exact ? frame.time : (out.timestamp ?? frame.time) };
+    return { blob: out.blob, width: out.width, height: out.height, timestamp: frame.exact ? frame.time : out.timestamp };
   } catch (error) {
     // A worker that failed mid-call may hold a half-written state: start afresh next time.
     if (!signal?.aborted) terminate();
