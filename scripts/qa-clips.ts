@@ -3,13 +3,21 @@
  * Every frame carries its own index as a 16-bit barcode in its top-left corner: 16 blocks of
  * 40x40 pixels, bit i (value 2^i) at x = 40 i, white for 1 and black for 0, over a moving test
  * pattern. readFrameIndex() reads it back from decoded pixels, so a test knows exactly which frame
- * it captured. Clips are tagged BT.709 (and converted to it), as browsers expect for HD video.
+ * it captured. Clips are tagged BT.709, as browsers expect for HD video.
+ *
+ * The picture is built in BT.709 YCbCr: its luma is ffmpeg's moving test pattern in grey (sharp
+ * edges, a different picture every frame), its colour a saturated field that varies smoothly
+ * across the frame and drifts over time. A capture is a JPEG at quality 0.9, which browsers
+ * encode with colour at half resolution (4:2:0): over sharp colour edges that alone would cost
+ * the exact frame some 13 dB of RGB PSNR, whereas smooth colour loses almost nothing to it. So
+ * the tests can judge captures by RGB PSNR, which also catches colour read with the wrong matrix
+ * or range, while every frame still differs from its neighbours in luma detail and barcode.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import { findMediaTools, runFfmpeg } from '../api/media/ffmpeg.ts';
 
-export const QA_CLIPS_DIR = path.resolve(import.meta.dirname, '../.cache/qa-clips');
 export const BARCODE = { bits: 16, block: 40 } as const;
 
 export interface QaClip {
@@ -38,8 +46,16 @@ export const QA_CLIPS: QaClip[] = [
 function filter(c: QaClip): string {
   const bar = `color=c=black:s=${BARCODE.bits * BARCODE.block}x${BARCODE.block}:r=${c.fps},format=yuv444p,` +
     `geq=lum='if(mod(floor(N/pow(2\\,floor(X/${BARCODE.block})))\\,2)\\,235\\,16)':cb=128:cr=128[bar]`;
-  const bg = `testsrc2=s=${c.width}x${c.height}:r=${c.fps}[bg]`;
-  return `${bar};${bg};[bg][bar]overlay=0:0,scale=out_color_matrix=bt709:out_range=tv,format=yuv420p[v]`;
+  // Luma: the test pattern in grey, limited range, kept to the middle 60% of it (Y 60 to 191).
+  const luma = `testsrc2=s=${c.width}x${c.height}:r=${c.fps},hue=s=0,scale=out_color_matrix=bt709:out_range=tv,format=yuv444p,` +
+    `lutyuv=y='60+(val-16)*0.6'[luma]`;
+  // Colour: Cb and Cr as slow waves across a 64x36 field (drifting with time), scaled up smoothly.
+  // With that luma, +-24 keeps every pixel inside the RGB cube: nothing is clipped by one
+  // decoder's YCbCr-to-RGB and not by another's.
+  const colour = `color=c=gray:s=64x36:r=${c.fps},format=yuv444p,` +
+    `geq=lum=128:cb='128+24*sin(2*PI*(X/W+T/4))':cr='128+24*cos(2*PI*(Y/H+X/(2*W)-T/5))',` +
+    `scale=${c.width}x${c.height}:flags=bicubic,format=yuv444p[colour]`;
+  return `${bar};${luma};${colour};[luma][colour]mergeplanes=0x001112:yuv444p[picture];[picture][bar]overlay=0:0,format=yuv420p[v]`;
 }
 
 export function qaClipArgs(c: QaClip, out: string): string[] {
@@ -52,6 +68,16 @@ export function qaClipArgs(c: QaClip, out: string): string[] {
     out,
   ];
 }
+
+/**
+ * Where the clips are kept: a folder named after the recipe (every clip's ffmpeg arguments), so
+ * clips made by an earlier recipe are never taken for these.
+ */
+export const QA_CLIPS_DIR = path.resolve(
+  import.meta.dirname,
+  '../.cache/qa-clips',
+  createHash('sha256').update(JSON.stringify(QA_CLIPS.map((c) => [c, qaClipArgs(c, c.name)]))).digest('hex').slice(0, 12),
+);
 
 export async function makeQaClips(): Promise<string[]> {
   mkdirSync(QA_CLIPS_DIR, { recursive: true });

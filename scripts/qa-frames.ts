@@ -51,23 +51,6 @@ export function psnr(a: Buffer, b: Buffer): number {
   return mse === 0 ? 99 : 10 * Math.log10((255 * 255) / mse);
 }
 
-/**
- * PSNR in dB of the luma (JPEG's Y: 0.299 R + 0.587 G + 0.114 B) of two RGBA images of one size.
- * A browser's JPEG at quality 0.9 keeps colour at half resolution (4:2:0), which alone caps the
- * RGB PSNR of a QA frame's sharp colour edges near 31 dB; luma is kept at full resolution, so
- * it is what tells one frame from another.
- */
-export function lumaPsnr(a: Buffer, b: Buffer): number {
-  if (a.length !== b.length) throw new Error(`Images differ in size: ${a.length} and ${b.length} bytes`);
-  let sum = 0;
-  for (let i = 0; i < a.length; i += 4) {
-    const d = 0.299 * (a[i]! - b[i]!) + 0.587 * (a[i + 1]! - b[i + 1]!) + 0.114 * (a[i + 2]! - b[i + 2]!);
-    sum += d * d;
-  }
-  const mse = sum / (a.length / 4);
-  return mse === 0 ? 99 : 10 * Math.log10((255 * 255) / mse);
-}
-
 /** The barcode of a captured frame; an upright frame of a rotated clip is turned back first. */
 export async function frameIndexOf(image: Buffer, clip: QaClip): Promise<number> {
   const upright = clip.rotate ? await decodeRgba(await sharp(image).rotate(clip.rotate).toBuffer()) : await decodeRgba(image);
