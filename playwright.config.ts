@@ -12,7 +12,10 @@ export default defineConfig({
   testMatch: '**/*.spec.ts',
   fullyParallel: true,
   workers: 2,
-  retries: 0,
+  // On CI a test that fails is run once more, and one that then passes is reported as flaky by
+  // name in the summary (scripts/test-all.mjs), so it is seen and mended, while one test that
+  // lost a race on a loaded machine does not skip the serial projects that depend on it.
+  retries: process.env.CI ? 1 : 0,
   timeout: 30_000,
   expect: { timeout: 10_000 },
   globalSetup: './e2e/global-setup.ts',

@@ -90,12 +90,15 @@ test('a frame of a video that has loaded is captured with no network', async ({ 
     }
   }
   if (!target) throw new Error('The seed has no capturable video');
+  // Which capture step made the screenshot, and why an earlier one failed, in the report when this fails.
+  page.on('console', (m) => m.text().startsWith('Screenshot:') && console.log(`[offline capture] ${m.text()}`));
   await page.goto(`/video/${target.category_id}/${target.id}`);
   await expect(page.getByRole('heading', { level: 1, name: target.title })).toBeVisible();
   await untilOfflineReady(page);
   // The frame to capture is on screen and decoded before the network goes.
   await page.locator('video').evaluate(async (video: HTMLVideoElement) => {
     video.pause();
+    if (video.readyState < HTMLMediaElement.HAVE_CURRENT_DATA) await new Promise((resolve) => video.addEventListener('loadeddata', resolve, { once: true }));
     await new Promise<void>((resolve) => {
       video.addEventListener('seeked', () => resolve(), { once: true });
       video.currentTime = Math.min(1, video.duration / 2);
@@ -112,6 +115,9 @@ test('a frame of a video that has loaded is captured with no network', async ({ 
   await expect(captured).toHaveAttribute('data-source', 'canvas');
   await expect(captured).toHaveJSProperty('complete', true);
   expect(await captured.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  // And it stays: its full-resolution image was made and kept with the network off.
+  await expect(screenshots.getByRole('listitem').nth(1)).not.toHaveAttribute('aria-busy', 'true', { timeout: 15_000 });
+  await expect(captured).toHaveAttribute('data-source', 'canvas');
 });
 
 test('with the service worker in control, the ffmpeg.wasm step loads its core from the cache', async ({ page, request }) => {

@@ -41,9 +41,23 @@ function count(step, ok) {
     return c;
   }
   const s = r.stats ?? {};
-  const c = { passed: (s.expected ?? 0) + (s.flaky ?? 0), failed: s.unexpected ?? 0, skipped: s.skipped ?? 0 };
+  const c = { passed: (s.expected ?? 0) + (s.flaky ?? 0), failed: s.unexpected ?? 0, skipped: s.skipped ?? 0, flaky: flakyTests(r) };
   if (!ok && c.failed === 0) c.failed = 1;
   return c;
+}
+
+/** The titles of the tests that failed and then passed on their retry. */
+function flakyTests(report) {
+  const found = [];
+  const walk = (suite, parents) => {
+    const titles = suite.title ? [...parents, suite.title] : parents;
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests ?? []) if (t.status === 'flaky') found.push(`[${t.projectName}] ${[...titles, spec.title].join(' › ')}`);
+    }
+    for (const child of suite.suites ?? []) walk(child, titles);
+  };
+  for (const suite of report.suites ?? []) walk(suite, []);
+  return found;
 }
 
 for (const step of steps) {
@@ -56,7 +70,9 @@ for (const step of steps) {
   totals.passed += c.passed;
   totals.failed += c.failed;
   totals.skipped += c.skipped;
-  lines.push(`${ok ? 'ok  ' : 'FAIL'} ${step.name}: ${c.passed} passed, ${c.failed} failed${c.skipped ? `, ${c.skipped} skipped` : ''} (${Math.round((Date.now() - started) / 1000)} s)`);
+  const flaky = c.flaky?.length ? `, ${c.flaky.length} of them flaky (failed, then passed on the retry)` : '';
+  lines.push(`${ok ? 'ok  ' : 'FAIL'} ${step.name}: ${c.passed} passed${flaky}, ${c.failed} failed${c.skipped ? `, ${c.skipped} skipped` : ''} (${Math.round((Date.now() - started) / 1000)} s)`);
+  for (const title of c.flaky ?? []) lines.push(`       flaky: ${title}`);
 }
 
 console.log('\n=== summary ===');
