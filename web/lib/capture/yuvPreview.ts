@@ -42,7 +42,11 @@ function tapPositions(source: number, output: number, taps: number): Int32Array 
   return out;
 }
 
-/** The planes scaled to `width` x `height` as RGBA (alpha 255). */
+/**
+ * The planes scaled to `width` x `height` as RGBA (alpha 255). Row by row: the luma samples of
+ * each output pixel's footprint are summed into one integer per output column (reading the
+ * footprint's rows in turn, unrolled for 4, 2 and 1 taps), then each pixel is converted.
+ */
 export function yuvToPreviewRgba(planes: YuvPlanes, width: number, height: number): Uint8ClampedArray<ArrayBuffer> {
   const { data, layout, format } = planes;
   const step = Math.min(planes.width / width, planes.height / height);
@@ -51,6 +55,7 @@ export function yuvToPreviewRgba(planes: YuvPlanes, width: number, height: numbe
   const ys = tapPositions(planes.height, height, taps);
   const { kr, kb } = MATRIX[planes.matrix];
   const kg = 1 - kr - kb;
+  const count = taps * taps;
   const yScale = planes.fullRange ? 1 : 255 / 219;
   const yOffset = planes.fullRange ? 0 : 16;
   const cScale = planes.fullRange ? 1 : 255 / 224;
@@ -61,32 +66,34 @@ export function yuvToPreviewRgba(planes: YuvPlanes, width: number, height: numbe
   const yPlane = layout[0]!;
   const uPlane = layout[1]!;
   const vPlane = format === 'I420' ? layout[2]! : layout[1]!;
+  const nv12 = format === 'NV12';
+  // Where each column's chroma sample is, in its plane's row (Cb; Cr follows in NV12).
+  const chromaX = new Int32Array(width);
+  for (let ox = 0; ox < width; ox++) chromaX[ox] = nv12 ? (xs[ox * taps + (taps >> 1)]! >> 1) * 2 : xs[ox * taps + (taps >> 1)]! >> 1;
+  const sums = new Uint32Array(width);
   const out = new Uint8ClampedArray(width * height * 4);
-  const count = taps * taps;
   for (let oy = 0; oy < height; oy++) {
     const rowTaps = oy * taps;
+    sums.fill(0);
+    for (let j = 0; j < taps; j++) {
+      const row = yPlane.offset + ys[rowTaps + j]! * yPlane.stride;
+      if (taps === 4) {
+        for (let ox = 0, c = 0; ox < width; ox++, c += 4) sums[ox]! += data[row + xs[c]!]! + data[row + xs[c + 1]!]! + data[row + xs[c + 2]!]! + data[row + xs[c + 3]!]!;
+      } else if (taps === 2) {
+        for (let ox = 0, c = 0; ox < width; ox++, c += 2) sums[ox]! += data[row + xs[c]!]! + data[row + xs[c + 1]!]!;
+      } else {
+        for (let ox = 0; ox < width; ox++) sums[ox]! += data[row + xs[ox]!]!;
+      }
+    }
     // Chroma at the centre of the footprint (planes are subsampled by 2 both ways).
     const cy = ys[rowTaps + (taps >> 1)]! >> 1;
-    for (let ox = 0; ox < width; ox++) {
-      const colTaps = ox * taps;
-      let sum = 0;
-      for (let j = 0; j < taps; j++) {
-        const row = yPlane.offset + ys[rowTaps + j]! * yPlane.stride;
-        for (let i = 0; i < taps; i++) sum += data[row + xs[colTaps + i]!]!;
-      }
-      const luma = (sum / count - yOffset) * yScale;
-      const cx = xs[colTaps + (taps >> 1)]! >> 1;
-      let cb: number;
-      let cr: number;
-      if (format === 'I420') {
-        cb = data[uPlane.offset + cy * uPlane.stride + cx]! - 128;
-        cr = data[vPlane.offset + cy * vPlane.stride + cx]! - 128;
-      } else {
-        const at = uPlane.offset + cy * uPlane.stride + cx * 2;
-        cb = data[at]! - 128;
-        cr = data[at + 1]! - 128;
-      }
-      const o = (oy * width + ox) * 4;
+    const uRow = uPlane.offset + cy * uPlane.stride;
+    const vRow = nv12 ? uRow + 1 : vPlane.offset + cy * vPlane.stride;
+    for (let ox = 0, o = oy * width * 4; ox < width; ox++, o += 4) {
+      const luma = (sums[ox]! / count - yOffset) * yScale;
+      const cx = chromaX[ox]!;
+      const cb = data[uRow + cx]! - 128;
+      const cr = data[vRow + cx]! - 128;
       out[o] = luma + crR * cr;
       out[o + 1] = luma - cbG * cb - crG * cr;
       out[o + 2] = luma + cbB * cb;
