@@ -33,6 +33,7 @@ const CropToolModal = lazy(async () => ({ default: (await import('../../componen
  */
 export function CaptureWorkspace({ video, viewCount }: { video: VideoDetail; viewCount: number | null }) {
   const videoRef = useRef<HTMLVideoElement>(null);
+  const slotsRef = useRef<HTMLUListElement>(null);
   const [videoSize, setVideoSize] = useState<Size | null>(null);
   const [cropRect, setCropRect] = useState<CropRect | null>(null);
   const [cropTargetId, setCropTargetId] = useState<string | null>(null);
@@ -54,6 +55,7 @@ export function CaptureWorkspace({ video, viewCount }: { video: VideoDetail; vie
     videoRef,
     videoUrl: video.video_url,
     thumbnailUrl: video.thumbnail_url,
+    slotsRef,
   });
   const makeMerch = useMakeMerch(showError);
   const canMakeMerch = ready && !!video.video_url && screenshots.length > 0 && busy === null && makeMerch.state === 'idle';
@@ -166,7 +168,7 @@ export function CaptureWorkspace({ video, viewCount }: { video: VideoDetail; vie
         <h2 className="video-page__shots-title" id={screenshotsTitleId}>
           Screenshots
         </h2>
-        <ScreenshotGrid screenshots={screenshots} loading={!ready} onDelete={remove} onCrop={openCropTool} />
+        <ScreenshotGrid screenshots={screenshots} loading={!ready} onDelete={remove} onCrop={openCropTool} listRef={slotsRef} />
       </section>
 
       {print && <PrintFile image={print} onClose={() => setPrint(null)} />}

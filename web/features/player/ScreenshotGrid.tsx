@@ -1,4 +1,4 @@
-import { memo } from 'react';
+import { memo, type Ref } from 'react';
 import { formatDuration } from '../../components/formatDuration.ts';
 import { MAX_SCREENSHOTS, type PendingScreenshot } from '../../lib/pendingMerchRecord.ts';
 import { useObjectUrl } from './useObjectUrl.ts';
@@ -9,6 +9,8 @@ interface ScreenshotGridProps {
   loading: boolean;
   onDelete: (id: string) => void;
   onCrop: (shot: PendingScreenshot) => void;
+  /** The list element, for the size of its slots (slotImageWidth). */
+  listRef?: Ref<HTMLUListElement>;
 }
 
 const SOURCE_LABELS: Record<PendingScreenshot['source'], string> = {
@@ -24,9 +26,9 @@ const SOURCE_LABELS: Record<PendingScreenshot['source'], string> = {
  * screenshot's small preview when it has one (a capture's full-resolution JPEG may still be on
  * its way; its Crop waits for it), else the image itself. Renders only when its props change.
  */
-export const ScreenshotGrid = memo(function ScreenshotGrid({ screenshots, loading, onDelete, onCrop }: ScreenshotGridProps) {
+export const ScreenshotGrid = memo(function ScreenshotGrid({ screenshots, loading, onDelete, onCrop, listRef }: ScreenshotGridProps) {
   return (
-    <ul className="shots" aria-label="Screenshots" aria-busy={loading || undefined}>
+    <ul ref={listRef} className="shots" aria-label="Screenshots" aria-busy={loading || undefined}>
       {Array.from({ length: MAX_SCREENSHOTS }, (_, index) => {
         const shot = screenshots[index];
         return (
@@ -38,6 +40,12 @@ export const ScreenshotGrid = memo(function ScreenshotGrid({ screenshots, loadin
     </ul>
   );
 });
+
+/** The CSS width a slot's image is shown at (all slots are alike), or 0 before layout. */
+export function slotImageWidth(list: HTMLUListElement | null): number {
+  const slot = list?.firstElementChild;
+  return slot instanceof HTMLElement ? slot.clientWidth : 0;
+}
 
 function FilledSlot({ shot, number, onDelete, onCrop }: { shot: PendingScreenshot; number: number; onDelete: (id: string) => void; onCrop: (shot: PendingScreenshot) => void }) {
   const url = useObjectUrl(shot.preview ?? shot.blob);

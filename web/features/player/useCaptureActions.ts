@@ -1,12 +1,14 @@
 import { startTransition, useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import type { CropRect } from '../../../shared/print.ts';
 import { isAbortError } from '../../lib/ApiError.ts';
+import { previewBoxFor } from '../../lib/capture/canvasCapture.ts';
 import { captureFrame, type CapturedFrame } from '../../lib/capture/captureChain.ts';
 import { usePendingMerch, type NewScreenshot } from '../../lib/pendingMerch.ts';
 import { isFull } from '../../lib/pendingMerchRecord.ts';
 import { cropToPng } from '../../components/print-crop/printProcessing.ts';
 import { captureForce } from './captureForce.ts';
 import { CAPTURE_FAILED_MESSAGE, CROP_FAILED_MESSAGE, MAX_SCREENSHOTS_MESSAGE, VIDEO_URL_MISSING_MESSAGE } from './captureMessages.ts';
+import { slotImageWidth } from './ScreenshotGrid.tsx';
 import { cropForFrame } from './videoCrop.ts';
 
 export type Busy = 'capture' | 'crop' | null;
@@ -15,6 +17,8 @@ interface CaptureTarget {
   videoRef: RefObject<HTMLVideoElement | null>;
   videoUrl: string | null;
   thumbnailUrl: string | null;
+  /** The screenshot slots: a capture's preview is made the size they show it at. */
+  slotsRef: RefObject<HTMLUListElement | null>;
 }
 
 /** A toast to show; `id` changes for every message, so the same text shown twice restarts its timer. */
@@ -29,7 +33,7 @@ export interface ToastMessage {
  * A canvas capture fills its slot from a small preview at once; the next capture may start once
  * its full-resolution JPEG is in the record. Leaving the page throws away work under way.
  */
-export function useCaptureActions({ videoRef, videoUrl, thumbnailUrl }: CaptureTarget) {
+export function useCaptureActions({ videoRef, videoUrl, thumbnailUrl, slotsRef }: CaptureTarget) {
   const [busy, setBusy] = useState<Busy>(null);
   const [toast, setToast] = useState<ToastMessage | null>(null);
   const busyRef = useRef<Busy>(null);
@@ -75,7 +79,8 @@ export function useCaptureActions({ videoRef, videoUrl, thumbnailUrl }: CaptureT
       let stage: 'capture' | 'work' = 'capture';
       try {
         const force = captureForce(window.location.search);
-        const frame = await captureFrame({ video, videoUrl, thumbnailUrl, force, signal: controller.signal });
+        const previewBox = previewBoxFor(slotImageWidth(slotsRef.current), window.devicePixelRatio);
+        const frame = await captureFrame({ video, videoUrl, thumbnailUrl, force, previewBox, signal: controller.signal });
         stage = 'work';
         const shot = await work(frame, controller.signal);
         if (controller.signal.aborted) return false;
@@ -94,7 +99,7 @@ export function useCaptureActions({ videoRef, videoUrl, thumbnailUrl }: CaptureT
         if (!controller.signal.aborted) setBusy(null);
       }
     },
-    [add, showError, thumbnailUrl, videoRef, videoUrl],
+    [add, showError, slotsRef, thumbnailUrl, videoRef, videoUrl],
   );
 
   const capture = useCallback(

@@ -8,10 +8,24 @@ import { yuvToPreviewRgba, type YuvPlanes } from './yuvPreview.ts';
 import type { CapturedFrame } from './types.ts';
 
 /**
- * The box a screenshot slot's preview fits in: about twice a slot's CSS size (six slots across
- * the 1100 px page, 16:9), so it stays sharp on high-density screens.
+ * The box a screenshot slot's preview fits in when the page does not say how large its slots
+ * are (CaptureRequest.previewBox): about twice a slot's CSS size (six slots across the 1100 px
+ * page, 16:9), so it stays sharp on high-density screens.
  */
 export const PREVIEW_BOX = { width: 384, height: 216 } as const;
+/** The largest preview box a page may ask for: the cost of the preview grows with its area. */
+const MAX_PREVIEW_BOX = { width: 768, height: 432 } as const;
+
+/**
+ * The preview box for a slot `cssWidth` CSS pixels wide (16:9) on a screen of `pixelRatio`
+ * device pixels per CSS pixel: the device pixels it covers, within MAX_PREVIEW_BOX; the default
+ * box for a slot of no size (not laid out).
+ */
+export function previewBoxFor(cssWidth: number, pixelRatio: number): { width: number; height: number } {
+  if (!(cssWidth > 0) || !(pixelRatio > 0)) return PREVIEW_BOX;
+  const width = Math.min(MAX_PREVIEW_BOX.width, Math.ceil(cssWidth * pixelRatio));
+  return { width, height: Math.ceil((width * 9) / 16) };
+}
 const PREVIEW_JPEG_QUALITY = 0.85;
 
 /** The preview's pixel size: `width` x `height` scaled down (never up) to fit `box`, aspect ratio kept. */
@@ -55,8 +69,8 @@ function canvasOf(width: number, height: number): { canvas: HTMLCanvasElement; c
  * 2x2 block), then drawn at the preview's size: little aliasing, at a fraction of the cost of the
  * browser's 'medium'/'high' smoothing of a large source.
  */
-function drawPreview(frame: CanvasImageSource, width: number, height: number): HTMLCanvasElement {
-  const size = previewSize(width, height);
+function drawPreview(frame: CanvasImageSource, width: number, height: number, box: { width: number; height: number }): HTMLCanvasElement {
+  const size = previewSize(width, height, box);
   let source: CanvasImageSource = frame;
   let w = width;
   let h = height;
@@ -98,7 +112,7 @@ let planes: Uint8Array<ArrayBuffer> | null = null;
  * The preview made from the frame's own YUV planes (yuvPreview.ts), or null for a frame whose
  * pixel format or colour matrix that does not handle (the browser draws those).
  */
-async function previewFromPlanes(frame: VideoFrame, width: number, height: number): Promise<HTMLCanvasElement | null> {
+async function previewFromPlanes(frame: VideoFrame, width: number, height: number, box: { width: number; height: number }): Promise<HTMLCanvasElement | null> {
   const format = frame.format;
   const matrix = matrixOf(frame);
   const visible = frame.visibleRect;
@@ -108,16 +122,18 @@ async function previewFromPlanes(frame: VideoFrame, width: number, height: numbe
   const buffer = planes && planes.length >= bytes ? planes : new Uint8Array(bytes);
   planes = null;
   const data = buffer.subarray(0, bytes);
-  const size = previewSize(width, height);
+  const size = previewSize(width, height, box);
   let rgba: Uint8ClampedArray<ArrayBuffer>;
   try {
     const layout = await frame.copyTo(data);
+    performance.mark('capture:planes-copied');
     rgba = yuvToPreviewRgba({ format, width: visible.width, height: visible.height, data, layout, matrix, fullRange: frame.colorSpace.fullRange ?? false }, size.width, size.height);
   } finally {
     planes = buffer;
   }
   const preview = canvasOf(size.width, size.height);
   preview.ctx.putImageData(new ImageData(rgba, size.width, size.height), 0, 0);
+  performance.mark('capture:preview-drawn');
   return preview.canvas;
 }
 
@@ -133,7 +149,7 @@ async function previewFromPlanes(frame: VideoFrame, width: number, height: numbe
  * Fails when the frame could not be drawn (no decodable frame) and when the canvas is tainted (a
  * video from another origin without CORS: the preview drawn from it throws SecurityError).
  */
-export async function encodePresentedFrame(frame: PresentedFrame): Promise<Omit<CapturedFrame, 'source'>> {
+export async function encodePresentedFrame(frame: PresentedFrame, previewBox: { width: number; height: number } = PREVIEW_BOX): Promise<Omit<CapturedFrame, 'source'>> {
   const videoFrame = frame.videoFrame;
   // This step owns the VideoFrame from here on.
   frame.videoFrame = null;
@@ -143,8 +159,8 @@ export async function encodePresentedFrame(frame: PresentedFrame): Promise<Omit<
   const height = videoFrame ? videoFrame.displayHeight : frame.canvas!.height;
   let previewUrl: string;
   try {
-    const fromPlanes = videoFrame ? await previewFromPlanes(videoFrame, width, height).catch(() => null) : null;
-    previewUrl = (fromPlanes ?? drawPreview(source, width, height)).toDataURL('image/jpeg', PREVIEW_JPEG_QUALITY);
+    const fromPlanes = videoFrame ? await previewFromPlanes(videoFrame, width, height, previewBox).catch(() => null) : null;
+    previewUrl = (fromPlanes ?? drawPreview(source, width, height, previewBox)).toDataURL('image/jpeg', PREVIEW_JPEG_QUALITY);
   } catch (error) {
     videoFrame?.close();
     throw error;

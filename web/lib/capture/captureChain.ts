@@ -18,12 +18,12 @@ import type { CapturedFrame, CaptureRequest, CaptureSource } from './types.ts';
 export type { CapturedFrame, CaptureRequest, CaptureSource } from './types.ts';
 
 export async function captureFrame(req: CaptureRequest): Promise<CapturedFrame> {
-  const { video, videoUrl, thumbnailUrl, force, signal } = req;
+  const { video, videoUrl, thumbnailUrl, force, signal, previewBox } = req;
   const frame = await presentedFrame(video, !force || force === 'canvas', signal);
   performance.mark('capture:frame-drawn');
   const steps: Record<CaptureSource, CaptureStep> = {
     // Drawn only when the chain starts here (a forced later step never comes back to it).
-    canvas: () => encodePresentedFrame(frame),
+    canvas: () => encodePresentedFrame(frame, previewBox),
     wasm: async () => (await import('./wasmCapture.ts')).captureWithWasm(videoUrl, frame, signal),
     server: () => captureOnServer(videoUrl, frame, signal),
     thumbnail: () => fetchThumbnail(thumbnailUrl, frame.time, signal),

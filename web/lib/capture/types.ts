@@ -24,6 +24,11 @@ export interface CaptureRequest {
   videoUrl: string;
   /** Used when every capture path fails. */
   thumbnailUrl: string | null;
+  /**
+   * The device pixels the screenshot slot shows the preview in (canvasCapture.ts previewBoxFor):
+   * the canvas step makes its preview that size, so no pixel is made that the screen does not show.
+   */
+  previewBox?: { width: number; height: number };
   /** Start the chain at this step (QA and benchmarks: `?capture=wasm` or `?capture=server`). */
   force?: Exclude<CaptureSource, 'thumbnail'>;
   signal?: AbortSignal;
