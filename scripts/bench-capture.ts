@@ -8,7 +8,9 @@
  *
  *   npm run bench:capture
  *
- * A benchmark, not a test: it prints figures beside their targets.
+ * A benchmark, not a test: it prints figures beside their targets. Diagnostics: BENCH_ONLY=canvas
+ * (and the like) measures some paths only; BENCH_VERBOSE=1 prints every sample; BENCH_TRACE=1
+ * writes a chromium trace of each series' last capture to .cache/bench/ (open it in Perfetto).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -83,7 +85,7 @@ const INSTRUMENT = `(() => {
         const m = performance.getEntriesByName(name).filter((e) => e.startTime >= p.clickAt).pop();
         return m ? m.startTime - p.clickAt : null;
       };
-      const phases = { frame: mark('capture:frame-drawn'), preview: mark('capture:preview-encoded'), inserted: p.inserted, loaded: p.loaded };
+      const phases = { frame: mark('capture:frame-drawn'), copied: mark('capture:planes-copied'), drawn: mark('capture:preview-drawn'), preview: mark('capture:preview-encoded'), inserted: p.inserted, loaded: p.loaded };
       state.samples.push({ slot: p.slot, stored: p.stored, size: p.size, painted: !p.fallback, phases });
     }
   };
@@ -157,6 +159,10 @@ async function openVideo(page: Page, base: string, video: UploadedClip, query = 
 interface Phases {
   /** The frame on screen drawn at full resolution (capture:frame-drawn). */
   frame: number | null;
+  /** The VideoFrame's YUV planes copied out (capture:planes-copied). */
+  copied: number | null;
+  /** The slot-sized preview converted from them and drawn (capture:preview-drawn). */
+  drawn: number | null;
   /** The slot's preview JPEG encoded (capture:preview-encoded; the canvas path only). */
   preview: number | null;
   /** The new slot's <img> in the document. */
@@ -226,12 +232,20 @@ async function series(browser: Browser, base: string, video: UploadedClip, query
   const out: Omit<Row, 'name'> = { slot: [], stored: [], painted: 0, phases: [] };
   const fullSize = `${video.clip.width}x${video.clip.height}`;
   for (let i = 0; i < warmup + n; i++) {
+    const trace = process.env.BENCH_TRACE && i === warmup + n - 1 ? path.join(ROOT, `.cache/bench/trace-${video.clip.name}${query.replace(/\W/g, '-')}.json`) : null;
+    // The main thread, the page's compositor and the display compositor (viz), frame by frame.
+    if (trace) await browser.startTracing(page, { path: trace, categories: ['devtools.timeline', 'cc', 'viz', 'benchmark'] });
     const { slot, stored, size, painted, phases, source } = await captureOnce(page, video, i);
+    if (trace) {
+      await browser.stopTracing();
+      console.log(`  trace of a ${slot.toFixed(1)} ms capture: ${path.relative(ROOT, trace)}`);
+    }
     // Every capture must come from the path measured, and the record must keep the full frame.
     if (source !== expected) throw new Error(`${video.clip.name}${query}: a capture came from ${source}, not ${expected}`);
     if (size !== fullSize) throw new Error(`${video.clip.name}${query}: the record stored a ${size} image, not ${fullSize}`);
     if (i >= warmup) {
       out.slot.push(slot);
+      if (process.env.BENCH_VERBOSE) console.log(`  ${video.clip.name}${query} #${i - warmup + 1}: slot shown ${slot.toFixed(1)} ms, full stored ${stored.toFixed(1)} ms`);
       out.stored.push(stored);
       out.phases.push(phases);
       if (painted) out.painted++;
@@ -307,7 +321,9 @@ async function main() {
         const values = row.phases.map((p) => p[key]).filter((v): v is number => v !== null);
         return values.length ? ms(summary(values).p50) : '     -';
       };
-      console.log(`  ${row.name.padEnd(14)} frame drawn ${at('frame')}  preview encoded ${at('preview')}  slot <img> inserted ${at('inserted')}  loaded ${at('loaded')}  painted ${ms(summary(row.slot).p50)}`);
+      console.log(
+        `  ${row.name.padEnd(14)} frame held ${at('frame')}  planes copied ${at('copied')}  preview drawn ${at('drawn')}  encoded ${at('preview')}  slot <img> inserted ${at('inserted')}  loaded ${at('loaded')}  painted ${ms(summary(row.slot).p50)}`,
+      );
     }
     if (rows.length < paths.length) {
       console.log(`\nTargets: not judged (BENCH_ONLY measured ${rows.length} of ${paths.length} paths).`);
