@@ -165,6 +165,7 @@ async function main() {
     const sharpMs = median(sharpRuns.map((r) => r.total));
     const stage = (k: keyof BenchRun['timings']) => median(runs.map((r) => r.timings[k] ?? 0));
     const longest = Math.max(first.longestTaskMs, ...runs.map((r) => r.longestTaskMs));
+    const stall = Math.max(first.longestStallMs, ...runs.map((r) => r.longestStallMs));
     const stages = ['decode', 'crop', 'feather', 'resample', 'encode'] as const;
     const inWorker = stages.reduce((s, k) => s + stage(k), 0);
 
@@ -180,9 +181,13 @@ async function main() {
     console.log(`  ${'total'.padEnd(10)} ${ms(sharpMs)}  (one pipeline; the stages above are separate runs) PNG ${(sharpRuns[0]!.png.length / 1024 / 1024).toFixed(1)} MB`);
     console.log(`same picture: worker vs sharp ${psnr.toFixed(1)} dB PSNR inside the feathered band (needs >= ${MIN_PSNR_DB} dB)`);
     const ratioOk = worker <= 2 * sharpMs;
-    const taskOk = longest <= MAX_TASK_MS;
+    const taskOk = longest <= MAX_TASK_MS && stall <= MAX_TASK_MS;
     console.log(`target worker <= 2x sharp: ${(worker / sharpMs).toFixed(2)}x -> ${ratioOk ? 'met' : 'NOT met'}`);
-    console.log(`target no main-thread task > ${MAX_TASK_MS} ms: longest ${longest.toFixed(0)} ms (${Math.max(first.longTasks, ...runs.map((r) => r.longTasks))} long tasks in a run) -> ${taskOk ? 'met' : 'NOT met'}`);
+    const longTasks = Math.max(first.longTasks, ...runs.map((r) => r.longTasks));
+    console.log(
+      `target no main-thread task > ${MAX_TASK_MS} ms: longest stall ${stall.toFixed(1)} ms (a 2 ms timer's worst delay, first run included); ` +
+        `${longTasks} long tasks in a run${longTasks ? `, the longest ${longest.toFixed(0)} ms` : ''} -> ${taskOk ? 'met' : 'NOT met'}`,
+    );
     if (psnr < MIN_PSNR_DB) {
       console.error('The worker print file does not match sharp closely enough; the timings do not count.');
       process.exitCode = 1;
