@@ -63,7 +63,8 @@ export interface ShippingInput {
 
 /** Countries whose addresses need a state or province, as Stripe Checkout asks for them. */
 export const STATE_REQUIRED = new Set(['US', 'CA', 'AU']);
-const ADDRESS_FIELD_MAX = 200;
+/** The longest an address field may be (the page's inputs say so too). */
+export const ADDRESS_FIELD_MAX = 200;
 
 export type PayOutcome =
   | { kind: 'paid'; session: SessionRow; eventId: string }

@@ -4,7 +4,7 @@
  */
 import { formatCents } from '../../shared/money.ts';
 import { COUNTRY_NAMES, type CheckoutCountry } from '../../shared/schemas/checkout.ts';
-import { STATE_REQUIRED, type SessionRow, type ShippingInput } from './embedded.ts';
+import { ADDRESS_FIELD_MAX, STATE_REQUIRED, type SessionRow, type ShippingInput } from './embedded.ts';
 
 export const PAY_STYLESHEET_PATH = '/pay/assets/pay.css';
 
@@ -79,7 +79,7 @@ function shippingFields(s: SessionRow, shipping: ShippingInput | undefined): str
   const stateRequired = STATE_REQUIRED.has(country);
   const value = (v: string | undefined) => escapeHtml(v ?? '');
   const field = (id: string, label: string, v: string | undefined, attrs: string) =>
-    `<label for="${id}">${label}</label>\n<input id="${id}" name="${id}" ${attrs} maxlength="200" value="${value(v)}">`;
+    `<label for="${id}">${label}</label>\n<input id="${id}" name="${id}" ${attrs} maxlength="${ADDRESS_FIELD_MAX}" value="${value(v)}">`;
   return `<fieldset>
 <legend>Shipping address</legend>
 ${field('name', 'Full name', shipping?.name, 'autocomplete="shipping name" required')}

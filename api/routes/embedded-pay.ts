@@ -7,9 +7,11 @@ import formbody from '@fastify/formbody';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { embeddedPaymentPageRoute, embeddedPaymentSubmitRoute } from '../../shared/schemas/checkout.ts';
+import { ADDRESS_FIELD_MAX } from '../payments/embedded.ts';
 import { expiredPage, notFoundPage, paidPage, PAY_STYLESHEET, PAY_STYLESHEET_PATH, payPage, type PayFormState } from '../payments/pay-page.ts';
 
 const SESSION_ID = /^cs_[A-Za-z0-9_]{10,80}$/;
+const cut = (value: string) => value.slice(0, ADDRESS_FIELD_MAX);
 
 const html = (reply: FastifyReply, status: number, body: string) =>
   reply.code(status).header('cache-control', 'no-store').header('x-robots-tag', 'noindex').type('text/html; charset=utf-8').send(body);
@@ -57,12 +59,12 @@ const embeddedPay: FastifyPluginAsyncTypebox = async (app) => {
         email: input.email.slice(0, 320),
         expiry: input.expiry.slice(0, 9),
         shipping: {
-          name: shipping.name.slice(0, 200),
-          line1: shipping.line1.slice(0, 200),
-          line2: shipping.line2.slice(0, 200),
-          city: shipping.city.slice(0, 200),
-          state: shipping.state.slice(0, 200),
-          postalCode: shipping.postalCode.slice(0, 200),
+          name: cut(shipping.name),
+          line1: cut(shipping.line1),
+          line2: cut(shipping.line2),
+          city: cut(shipping.city),
+          state: cut(shipping.state),
+          postalCode: cut(shipping.postalCode),
         },
       };
       switch (outcome.kind) {

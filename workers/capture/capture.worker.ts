@@ -22,7 +22,6 @@ interface FFmpegCore {
   reset(): void;
   FS: {
     writeFile(path: string, data: Uint8Array): void;
-    readFile(path: string): Uint8Array;
     unlink(path: string): void;
     stat(path: string): { size: number };
     open(path: string, flags: string): FFmpegStream;

@@ -1,5 +1,6 @@
 /** The first step of the capture chain: the frame on screen, drawn from the <video> itself. */
 import { CANVAS_JPEG_QUALITY } from '../../../shared/constants.ts';
+import type { Size } from '../../../shared/print.ts';
 import type { PresentedFrame } from './presentedFrame.ts';
 import { rememberInlineUrl } from '../inlineImages.ts';
 import { encodeFrameJpeg, encodeVideoFrameJpeg } from './frameEncoder.ts';
@@ -13,23 +14,23 @@ import type { CapturedFrame } from './types.ts';
  * page, 16:9), so it stays sharp on high-density screens.
  */
 export const PREVIEW_BOX = { width: 384, height: 216 } as const;
-/** The largest preview box a page may ask for: the cost of the preview grows with its area. */
-const MAX_PREVIEW_BOX = { width: 768, height: 432 } as const;
+/** The widest preview box a page may ask for (768x432): the cost of the preview grows with its area. */
+const MAX_PREVIEW_WIDTH = 768;
 
 /**
  * The preview box for a slot `cssWidth` CSS pixels wide (16:9) on a screen of `pixelRatio`
- * device pixels per CSS pixel: the device pixels it covers, within MAX_PREVIEW_BOX; the default
+ * device pixels per CSS pixel: the device pixels it covers, at most MAX_PREVIEW_WIDTH wide; the default
  * box for a slot of no size (not laid out).
  */
-export function previewBoxFor(cssWidth: number, pixelRatio: number): { width: number; height: number } {
+export function previewBoxFor(cssWidth: number, pixelRatio: number): Size {
   if (!(cssWidth > 0) || !(pixelRatio > 0)) return PREVIEW_BOX;
-  const width = Math.min(MAX_PREVIEW_BOX.width, Math.ceil(cssWidth * pixelRatio));
+  const width = Math.min(MAX_PREVIEW_WIDTH, Math.ceil(cssWidth * pixelRatio));
   return { width, height: Math.ceil((width * 9) / 16) };
 }
 const PREVIEW_JPEG_QUALITY = 0.85;
 
 /** The preview's pixel size: `width` x `height` scaled down (never up) to fit `box`, aspect ratio kept. */
-export function previewSize(width: number, height: number, box: { width: number; height: number } = PREVIEW_BOX): { width: number; height: number } {
+export function previewSize(width: number, height: number, box: Size = PREVIEW_BOX): Size {
   const scale = Math.min(1, box.width / width, box.height / height);
   return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
 }
@@ -69,7 +70,7 @@ function canvasOf(width: number, height: number): { canvas: HTMLCanvasElement; c
  * 2x2 block), then drawn at the preview's size: little aliasing, at a fraction of the cost of the
  * browser's 'medium'/'high' smoothing of a large source.
  */
-function drawPreview(frame: CanvasImageSource, width: number, height: number, box: { width: number; height: number }): HTMLCanvasElement {
+function drawPreview(frame: CanvasImageSource, width: number, height: number, box: Size): HTMLCanvasElement {
   const size = previewSize(width, height, box);
   let source: CanvasImageSource = frame;
   let w = width;
@@ -112,7 +113,7 @@ let planes: Uint8Array<ArrayBuffer> | null = null;
  * The preview made from the frame's own YUV planes (yuvPreview.ts), or null for a frame whose
  * pixel format or colour matrix that does not handle (the browser draws those).
  */
-async function previewFromPlanes(frame: VideoFrame, width: number, height: number, box: { width: number; height: number }): Promise<HTMLCanvasElement | null> {
+async function previewFromPlanes(frame: VideoFrame, width: number, height: number, box: Size): Promise<HTMLCanvasElement | null> {
   const format = frame.format;
   const matrix = matrixOf(frame);
   const visible = frame.visibleRect;
@@ -149,7 +150,7 @@ async function previewFromPlanes(frame: VideoFrame, width: number, height: numbe
  * Fails when the frame could not be drawn (no decodable frame) and when the canvas is tainted (a
  * video from another origin without CORS: the preview drawn from it throws SecurityError).
  */
-export async function encodePresentedFrame(frame: PresentedFrame, previewBox: { width: number; height: number } = PREVIEW_BOX): Promise<Omit<CapturedFrame, 'source'>> {
+export async function encodePresentedFrame(frame: PresentedFrame, previewBox: Size = PREVIEW_BOX): Promise<Omit<CapturedFrame, 'source'>> {
   const videoFrame = frame.videoFrame;
   // This step owns the VideoFrame from here on.
   frame.videoFrame = null;

@@ -1,4 +1,5 @@
 /** The capture chain's contract: what the video page asks for and what it gets back. */
+import type { Size } from '../../../shared/print.ts';
 
 /** Where a captured frame came from, in the order the chain tries them. */
 export type CaptureSource = 'canvas' | 'wasm' | 'server' | 'thumbnail';
@@ -28,7 +29,7 @@ export interface CaptureRequest {
    * The device pixels the screenshot slot shows the preview in (canvasCapture.ts previewBoxFor):
    * the canvas step makes its preview that size, so no pixel is made that the screen does not show.
    */
-  previewBox?: { width: number; height: number };
+  previewBox?: Size;
   /** Start the chain at this step (QA and benchmarks: `?capture=wasm` or `?capture=server`). */
   force?: Exclude<CaptureSource, 'thumbnail'>;
   signal?: AbortSignal;
