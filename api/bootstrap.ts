@@ -5,16 +5,16 @@
  */
 import path from 'node:path';
 import type { Catalogue } from '../shared/catalogue/parse.ts';
-import type { Config } from './config.ts';
-import { openDatabase, type Database, type DatabaseTarget } from './db/database.ts';
-import { migrate } from './db/migrate.ts';
-import { syncCatalogue } from './db/repositories/catalogue.ts';
-import { findMediaTools } from './media/ffmpeg.ts';
+import type { Config } from './platform/config/config.ts';
+import { openDatabase, type Database, type DatabaseTarget } from './platform/db/database.ts';
+import { migrate } from './platform/db/migrate.ts';
+import { syncCatalogue } from './modules/merch/repository.ts';
+import { findMediaTools } from './platform/media/ffmpeg.ts';
 import { seedDemo, type SeedResult } from './seed/seed-demo.ts';
-import { readCatalogue } from './services/catalogue.ts';
-import { LocalStorage } from './storage/local-storage.ts';
-import { S3Storage } from './storage/s3-storage.ts';
-import type { ObjectStorage } from './storage/object-storage.ts';
+import { readCatalogue } from './modules/merch/catalogue.ts';
+import { LocalStorage } from './integrations/s3/local-storage.ts';
+import { S3Storage } from './integrations/s3/s3-storage.ts';
+import type { ObjectStorage } from './platform/storage/object-storage.ts';
 
 export interface Prepared {
   database: Database;

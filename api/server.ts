@@ -7,7 +7,7 @@ import Fastify from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { app, serverOptions } from './app.ts';
 import { prepare } from './bootstrap.ts';
-import { ConfigError, loadConfig, type Config } from './config.ts';
+import { ConfigError, loadConfig, type Config } from './platform/config/config.ts';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 

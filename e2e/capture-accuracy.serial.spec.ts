@@ -6,7 +6,7 @@
  * (upright), and it matches ffmpeg's own decode of frame N far better than frames N-1 and N+1.
  */
 import { expect, test } from '@playwright/test';
-import { findMediaTools, type MediaTools } from '../api/media/ffmpeg.ts';
+import { findMediaTools, type MediaTools } from '../api/platform/media/ffmpeg.ts';
 import { makeQaClips, QA_CLIPS } from '../scripts/qa-clips.ts';
 import { sameSite } from './support/accounts.ts';
 import { signInAsCreator } from './support/creators.ts';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { findMediaTools } from '../api/media/ffmpeg.ts';
+import { findMediaTools } from '../api/platform/media/ffmpeg.ts';
 import { fillMediaCache } from '../api/seed/seed-demo.ts';
 import { makeTestMedia } from '../scripts/make-test-media.ts';
 import { makeQaClips } from '../scripts/qa-clips.ts';

@@ -13,8 +13,8 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { prepare } from '../api/bootstrap.ts';
-import { loadConfig } from '../api/config.ts';
-import { createScratchDatabase } from '../api/db/database.ts';
+import { loadConfig } from '../api/platform/config/config.ts';
+import { createScratchDatabase } from '../api/platform/db/database.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const CONNECTIONS = 50;

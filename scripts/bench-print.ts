@@ -15,7 +15,7 @@ import path from 'node:path';
 import { chromium } from '@playwright/test';
 import sharp from 'sharp';
 import { build } from 'vite';
-import { findMediaTools, runFfmpeg } from '../api/media/ffmpeg.ts';
+import { findMediaTools, runFfmpeg } from '../api/platform/media/ffmpeg.ts';
 import { PRINT_DPI, printFileSize, type CropRect } from '../shared/print.ts';
 import { FEATHER_RADIUS } from '../shared/schemas/print.ts';
 import type { PrintOptions } from '../workers/print/api.ts';

@@ -11,11 +11,11 @@ import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createSession } from '../api/auth/sessions.ts';
-import { openDatabase } from '../api/db/database.ts';
-import { migrate } from '../api/db/migrate.ts';
-import { findMediaTools, runFfmpeg } from '../api/media/ffmpeg.ts';
-import { createUser } from '../api/services/accounts.ts';
+import { createSession } from '../api/platform/sessions/sessions.ts';
+import { openDatabase } from '../api/platform/db/database.ts';
+import { migrate } from '../api/platform/db/migrate.ts';
+import { findMediaTools, runFfmpeg } from '../api/platform/media/ffmpeg.ts';
+import { createUser } from '../api/modules/accounts/service.ts';
 import { makeTestMedia, TEST_MEDIA_DIR } from './make-test-media.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');

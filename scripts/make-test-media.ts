@@ -5,7 +5,7 @@
  */
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import path from 'node:path';
-import { findMediaTools, runFfmpeg } from '../api/media/ffmpeg.ts';
+import { findMediaTools, runFfmpeg } from '../api/platform/media/ffmpeg.ts';
 
 export const TEST_MEDIA_DIR = path.resolve(import.meta.dirname, '../.cache/test-media');
 

@@ -16,7 +16,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import path from 'node:path';
-import { findMediaTools, runFfmpeg } from '../api/media/ffmpeg.ts';
+import { findMediaTools, runFfmpeg } from '../api/platform/media/ffmpeg.ts';
 
 export const BARCODE = { bits: 16, block: 40 } as const;
 

@@ -1,7 +1,7 @@
 /**
  * Frame-accuracy helpers for the QA clips (scripts/qa-clips.ts): ffmpeg's own decode of frame N
  * as the reference, decoded pixels of a captured JPEG, and PSNR between two images. Used by the
- * capture-accuracy spec and the server capture test (api/media/capture.test.ts).
+ * capture-accuracy spec and the server capture test (api/modules/capture/frame.test.ts).
  */
 import { execFile } from 'node:child_process';
 import path from 'node:path';

@@ -14,10 +14,10 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
 import { videoCategoryBySlug } from '../../shared/categories.ts';
-import type { DB } from '../db/schema.ts';
-import { probe, runFfmpeg, type MediaTools } from '../media/ffmpeg.ts';
-import type { ObjectStorage } from '../storage/object-storage.ts';
-import { generatePassword, hashPassword } from '../services/passwords.ts';
+import type { DB } from '../platform/db/schema.ts';
+import { probe, runFfmpeg, type MediaTools } from '../platform/media/ffmpeg.ts';
+import type { ObjectStorage } from '../platform/storage/object-storage.ts';
+import { generatePassword, hashPassword } from '../modules/accounts/passwords.ts';
 import { DEMO_CREATORS, DEMO_VIDEOS, type DemoVideo } from './demo-content.ts';
 
 export const SEED_MARKER = 'demo.seeded';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '../../shared/schemas/auth.ts';
-import { createSession, SESSION_COOKIE } from '../auth/sessions.ts';
+import { createSession, SESSION_COOKIE } from '../platform/sessions/sessions.ts';
 import { ORIGIN } from './browser.ts';
 import type { TestApp } from './harness.ts';
 import { seededApp } from './seeded.ts';

@@ -4,8 +4,8 @@
  * figures are those a creator sees after real checkouts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSession, SESSION_COOKIE } from '../auth/sessions.ts';
-import { createUser } from '../services/accounts.ts';
+import { createSession, SESSION_COOKIE } from '../platform/sessions/sessions.ts';
+import { createUser } from '../modules/accounts/service.ts';
 import { testApp, type TestApp } from './harness.ts';
 import { completedEvent, deliver, makeOrder, makeVideo, refundedEvent } from './webhook-support.ts';
 

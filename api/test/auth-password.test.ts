@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '../../shared/schemas/auth.ts';
-import { hashToken, SESSION_COOKIE } from '../auth/sessions.ts';
+import { hashToken, SESSION_COOKIE } from '../platform/sessions/sessions.ts';
 import { Browser } from './browser.ts';
 import { testApp, testConfig, type TestApp } from './harness.ts';
 

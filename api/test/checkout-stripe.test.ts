@@ -10,9 +10,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKOUT_MESSAGES } from '../../shared/schemas/checkout.ts';
 import { unitPriceCents } from '../../shared/shop/pricing.ts';
-import type { PaymentProvider } from '../payments/provider.ts';
-import { signWebhookBody } from '../payments/signature.ts';
-import { StripePayments } from '../payments/stripe.ts';
+import type { PaymentProvider } from '../integrations/stripe/provider.ts';
+import { signWebhookBody } from '../integrations/stripe/signature.ts';
+import { StripePayments } from '../integrations/stripe/stripe.ts';
 import { catalogueProduct, checkoutBody, makeMerchProduct, variantOf } from './checkout-support.ts';
 import { testApp, testConfig, type TestApp } from './harness.ts';
 

@@ -8,8 +8,8 @@ import type { Kysely } from 'kysely';
 import type { CatalogueProduct } from '../../shared/catalogue/parse.ts';
 import type { CheckoutBody } from '../../shared/schemas/checkout.ts';
 import { variantId } from '../../shared/shop/variants.ts';
-import type { DB } from '../db/schema.ts';
-import { createUser } from '../services/accounts.ts';
+import type { DB } from '../platform/db/schema.ts';
+import { createUser } from '../modules/accounts/service.ts';
 import type { TestApp } from './harness.ts';
 
 export interface TestProduct {

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKOUT_MESSAGES } from '../../shared/schemas/checkout.ts';
 import { unitPriceCents } from '../../shared/shop/pricing.ts';
 import { quoteShipping } from '../../shared/shop/shipping.ts';
-import type { CheckoutSessionRequest, PaymentProvider } from '../payments/provider.ts';
-import { orderAccessToken } from '../services/order-links.ts';
+import type { CheckoutSessionRequest, PaymentProvider } from '../integrations/stripe/provider.ts';
+import { orderAccessToken } from '../modules/orders/order-links.ts';
 import { catalogueProduct, CHECKOUT_ORIGIN as ORIGIN, checkoutBody, checkoutClient, countRows, makeMerchProduct, variantOf, type TestProduct } from './checkout-support.ts';
 import { testApp, testConfig, type TestApp } from './harness.ts';
 

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../db/database.ts';
+import { openDatabase } from '../platform/db/database.ts';
 import { DEMO_CREATORS, DEMO_VIDEOS } from '../seed/demo-content.ts';
 import { SEED_MARKER } from '../seed/seed-demo.ts';
 import { freshDatabase, MEDIA_CACHE, type TestDatabase } from './harness.ts';

@@ -6,10 +6,10 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import sharp from 'sharp';
 import type { Catalogue } from '../../shared/catalogue/parse.ts';
-import type { DB, OrderStatus } from '../db/schema.ts';
-import { createUser } from '../services/accounts.ts';
-import type { ObjectStorage } from '../storage/object-storage.ts';
-import { newKey } from '../storage/object-storage.ts';
+import type { DB, OrderStatus } from '../platform/db/schema.ts';
+import { createUser } from '../modules/accounts/service.ts';
+import type { ObjectStorage } from '../platform/storage/object-storage.ts';
+import { newKey } from '../platform/storage/object-storage.ts';
 
 export interface ShopDeps {
   db: Kysely<DB>;

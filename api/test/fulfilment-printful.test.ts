@@ -6,8 +6,8 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fulfilOrder } from '../fulfilment/fulfil-order.ts';
-import { PrintfulFulfilment, printfulExternalId } from '../fulfilment/printful.ts';
+import { fulfilOrder } from '../modules/orders/fulfil-order.ts';
+import { PrintfulFulfilment, printfulExternalId } from '../integrations/printful/printful.ts';
 import { merchProduct, shopOrder } from './fulfilment-helpers.ts';
 import { testApp, testConfig, type TestApp } from './harness.ts';
 

@@ -7,12 +7,12 @@
 import { sql } from 'kysely';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JOB_KINDS, enqueueJob } from '../jobs/enqueue.ts';
-import { fulfilOrder } from '../fulfilment/fulfil-order.ts';
-import { renderPrintFile } from '../fulfilment/print-files.ts';
-import { applyFulfilmentEvent } from '../services/fulfilment-events.ts';
-import { orderPagePath } from '../services/order-links.ts';
-import { transitionOrder } from '../services/order-status.ts';
+import { JOB_KINDS, enqueueJob } from '../platform/jobs/enqueue.ts';
+import { fulfilOrder } from '../modules/orders/fulfil-order.ts';
+import { renderPrintFile } from '../modules/merch/print-files.ts';
+import { applyFulfilmentEvent } from '../modules/orders/fulfilment-events.ts';
+import { orderPagePath } from '../modules/orders/order-links.ts';
+import { transitionOrder } from '../modules/orders/order-status.ts';
 import { listKeys, merchProduct, shopOrder, twoColourJpeg } from './fulfilment-helpers.ts';
 import { testApp, testConfig, type TestApp } from './harness.ts';
 import { deliver, refundedEvent } from './webhook-support.ts';

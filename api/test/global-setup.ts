@@ -4,7 +4,7 @@
  * test file then gets a database of its own (see harness.ts).
  */
 import path from 'node:path';
-import { findMediaTools } from '../media/ffmpeg.ts';
+import { findMediaTools } from '../platform/media/ffmpeg.ts';
 import { fillMediaCache } from '../seed/seed-demo.ts';
 
 export default async function setup() {

@@ -7,12 +7,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../app.ts';
-import { loadConfig, type Config } from '../config.ts';
-import { createScratchDatabase, openDatabase, type Database } from '../db/database.ts';
-import { migrate } from '../db/migrate.ts';
-import { syncCatalogue } from '../db/repositories/catalogue.ts';
-import { readCatalogue } from '../services/catalogue.ts';
-import { LocalStorage } from '../storage/local-storage.ts';
+import { loadConfig, type Config } from '../platform/config/config.ts';
+import { createScratchDatabase, openDatabase, type Database } from '../platform/db/database.ts';
+import { migrate } from '../platform/db/migrate.ts';
+import { syncCatalogue } from '../modules/merch/repository.ts';
+import { readCatalogue } from '../modules/merch/catalogue.ts';
+import { LocalStorage } from '../integrations/s3/local-storage.ts';
 
 export const MEDIA_CACHE = path.resolve(import.meta.dirname, '../../.cache/demo-media');
 

@@ -6,8 +6,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
-import { backoffMs, JobRunner, PermanentJobError } from '../jobs/runner.ts';
-import { readCatalogue } from '../services/catalogue.ts';
+import { backoffMs, JobRunner, PermanentJobError } from '../platform/jobs/runner.ts';
+import { readCatalogue } from '../modules/merch/catalogue.ts';
 import { testApp, type TestApp } from './harness.ts';
 
 let t: TestApp;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '../../shared/schemas/auth.ts';
-import { createSession, SESSION_COOKIE } from '../auth/sessions.ts';
-import { MailSender, type MailTransport } from '../mail/outbox.ts';
-import { createUser } from '../services/accounts.ts';
+import { createSession, SESSION_COOKIE } from '../platform/sessions/sessions.ts';
+import { MailSender, type MailTransport } from '../platform/mail/outbox.ts';
+import { createUser } from '../modules/accounts/service.ts';
 import { testApp, testConfig, type TestApp } from './harness.ts';
 
 let t: TestApp;

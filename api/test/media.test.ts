@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newKey } from '../storage/object-storage.ts';
+import { newKey } from '../platform/storage/object-storage.ts';
 import { testApp, type TestApp } from './harness.ts';
 
 let t: TestApp;

@@ -5,9 +5,9 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRODUCT_MESSAGES } from '../../shared/schemas/products.ts';
-import { createSession, SESSION_COOKIE } from '../auth/sessions.ts';
-import { createUser } from '../services/accounts.ts';
-import { readCatalogue } from '../services/catalogue.ts';
+import { createSession, SESSION_COOKIE } from '../platform/sessions/sessions.ts';
+import { createUser } from '../modules/accounts/service.ts';
+import { readCatalogue } from '../modules/merch/catalogue.ts';
 import { ORIGIN } from './browser.ts';
 import type { TestApp } from './harness.ts';
 import { seededApp } from './seeded.ts';

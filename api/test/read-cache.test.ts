@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CACHE_NAMESPACES } from '../services/read-cache.ts';
+import { CACHE_NAMESPACES } from '../platform/cache/read-cache.ts';
 import { testApp, testConfig, type TestApp } from './harness.ts';
 
 let t: TestApp;

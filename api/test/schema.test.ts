@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { syncCatalogue } from '../db/repositories/catalogue.ts';
-import { readCatalogue } from '../services/catalogue.ts';
-import { loadMigrations, migrate, MigrationError } from '../db/migrate.ts';
+import { syncCatalogue } from '../modules/merch/repository.ts';
+import { readCatalogue } from '../modules/merch/catalogue.ts';
+import { loadMigrations, migrate, MigrationError } from '../platform/db/migrate.ts';
 import { freshDatabase, type TestDatabase } from './harness.ts';
 
 let t: TestDatabase;

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { findMediaTools } from '../media/ffmpeg.ts';
+import { findMediaTools } from '../platform/media/ffmpeg.ts';
 import { DEMO_CREATORS, DEMO_VIDEOS } from '../seed/demo-content.ts';
 import { DEMO_ADMIN_EMAIL, seedDemo, type SeedOptions } from '../seed/seed-demo.ts';
-import { verifyPassword } from '../services/passwords.ts';
+import { verifyPassword } from '../modules/accounts/passwords.ts';
 import { MEDIA_CACHE, testApp, type TestApp } from './harness.ts';
 
 let t: TestApp | undefined;

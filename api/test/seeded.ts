@@ -1,5 +1,5 @@
 /** Seeds the demo content into a test app (clips come from the shared media cache). */
-import { findMediaTools } from '../media/ffmpeg.ts';
+import { findMediaTools } from '../platform/media/ffmpeg.ts';
 import { seedDemo } from '../seed/seed-demo.ts';
 import { MEDIA_CACHE, testApp, type TestApp } from './harness.ts';
 

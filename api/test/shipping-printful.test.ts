@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKOUT_MESSAGES } from '../../shared/schemas/checkout.ts';
-import { rateToCents } from '../shipping/printful.ts';
+import { rateToCents } from '../integrations/printful/printful-shipping.ts';
 import { catalogueProduct, variantOf } from './checkout-support.ts';
 import { testApp, testConfig, type TestApp } from './harness.ts';
 

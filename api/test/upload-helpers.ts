@@ -1,8 +1,8 @@
 /** Multipart bodies and signed-in creators for the upload tests. */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createSession, SESSION_COOKIE } from '../auth/sessions.ts';
-import { createUser } from '../services/accounts.ts';
+import { createSession, SESSION_COOKIE } from '../platform/sessions/sessions.ts';
+import { createUser } from '../modules/accounts/service.ts';
 import { makeTestMedia, TEST_MEDIA_DIR } from '../../scripts/make-test-media.ts';
 import { ORIGIN } from './browser.ts';
 import type { TestApp } from './harness.ts';

@@ -7,8 +7,8 @@ import { sql } from 'kysely';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UPLOAD_MESSAGES } from '../../shared/schemas/studio.ts';
-import { findMediaTools } from '../media/ffmpeg.ts';
-import { mp4MoovFirst } from '../media/mp4-layout.ts';
+import { findMediaTools } from '../platform/media/ffmpeg.ts';
+import { mp4MoovFirst } from '../platform/media/mp4-layout.ts';
 import { testApp, type TestApp } from './harness.ts';
 import { multipart, signedInCreator, testMedia, uploadParts, type Part } from './upload-helpers.ts';
 

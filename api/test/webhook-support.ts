@@ -5,9 +5,9 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { DB } from '../db/schema.ts';
-import { signWebhookBody } from '../payments/signature.ts';
-import { appSecret } from '../services/secrets.ts';
+import type { DB } from '../platform/db/schema.ts';
+import { signWebhookBody } from '../integrations/stripe/signature.ts';
+import { appSecret } from '../platform/settings/secrets.ts';
 import type { TestApp } from './harness.ts';
 
 export interface LineSpec {

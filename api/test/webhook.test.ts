@@ -4,8 +4,8 @@
  * out changes nothing. Orders are written straight into the database as checkout leaves them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '../services/accounts.ts';
-import { checkOrderAccessToken } from '../services/order-links.ts';
+import { createUser } from '../modules/accounts/service.ts';
+import { checkOrderAccessToken } from '../modules/orders/order-links.ts';
 import { testApp, type TestApp } from './harness.ts';
 import {
   completedEvent,

@@ -5,7 +5,7 @@
  */
 import { expect, type Locator, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import { readCatalogue } from '../../api/services/catalogue.ts';
+import { readCatalogue } from '../../api/modules/merch/catalogue.ts';
 import type { Catalogue, CatalogueProduct } from '../../shared/catalogue/parse.ts';
 import { formatCents, splitMargin } from '../../shared/money.ts';
 import type { checkoutSessionRoute, orderRoute } from '../../shared/schemas/checkout.ts';

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { CropRect } from '../../../shared/print.ts';
-import { Modal } from '../../components/Modal.tsx';
+import { Modal } from '../Modal.tsx';
 import { isAbortError } from '../../lib/ApiError.ts';
 import { CORNER_HANDLES, cropToPercent, formatPixelSize, imageScale, initialCrop } from './cropGeometry.ts';
 import { useCropBoxHandlers } from './useCropBoxHandlers.ts';

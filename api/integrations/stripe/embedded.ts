@@ -1,0 +1,493 @@
+/**
+ * The embedded payment provider: hosted checkout sessions kept in this app's database, a
+ * payment page served by this app (/pay/:sessionId, routes/embedded-pay.ts), and Stripe-format
+ * events signed with Stripe's scheme and delivered to /api/webhooks/stripe with retries.
+ *
+ * It behaves as Stripe's test mode does: the card 4242 4242 4242 4242 pays, 4000 0000 0000 0002
+ * is declined, a session left open expires, and a refund is announced as charge.refunded. Every
+ * outcome is written with its event in one transaction; events are then delivered, and an event
+ * whose delivery failed (or was cut short by a restart) is retried with exponential backoff.
+ */
+import { randomInt } from 'node:crypto';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import Stripe from 'stripe';
+import type { DB } from '../../platform/db/schema.ts';
+import type { CheckoutSession, CheckoutSessionRequest, PaymentEvent, PaymentProvider } from './provider.ts';
+import { signWebhookBody, verifyWebhookBody } from './signature.ts';
+
+export const TEST_CARD = '4242424242424242';
+export const DECLINED_CARD = '4000000000000002';
+/** How long a hosted session stays open (Stripe's shortest). */
+export const SESSION_TTL_MS = 30 * 60 * 1000;
+/** Longest wait between two delivery attempts of an event. */
+const MAX_BACKOFF_MS = 60 * 60 * 1000;
+/** A claimed delivery that never reports back is tried again after this long. */
+const CLAIM_MS = 60_000;
+
+const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** Stripe-like ids: a prefix and random letters and digits. */
+export function randomId(prefix: string, length = 24): string {
+  let s = prefix;
+  for (let i = 0; i < length; i++) s += ALNUM[randomInt(ALNUM.length)];
+  return s;
+}
+
+/** Sends a signed event body to the webhook endpoint and answers its status. */
+export type EventDelivery = (body: string, signature: string) => Promise<{ statusCode: number; body: string }>;
+
+export interface EmbeddedPaymentsOptions {
+  deliver?: EventDelivery;
+  sessionTtlMs?: number;
+  log?: (message: string, err?: unknown) => void;
+}
+
+export interface CardInput {
+  email: string;
+  cardNumber: string;
+  expiry: string;
+  cvc: string;
+  /** Where the order goes, as the page asks for it (the country is the quoted one, not asked). */
+  shipping: ShippingInput;
+}
+
+export interface ShippingInput {
+  name: string;
+  line1: string;
+  line2: string;
+  city: string;
+  /** State, province or region: required where the print shops need one (US, CA, AU). */
+  state: string;
+  postalCode: string;
+}
+
+/** Countries whose addresses need a state or province, as Stripe Checkout asks for them. */
+export const STATE_REQUIRED = new Set(['US', 'CA', 'AU']);
+/** The longest an address field may be (the page's inputs say so too). */
+export const ADDRESS_FIELD_MAX = 200;
+
+export type PayOutcome =
+  | { kind: 'paid'; session: SessionRow; eventId: string }
+  | { kind: 'already_paid'; session: SessionRow }
+  | { kind: 'expired'; session: SessionRow; eventId?: string }
+  | { kind: 'declined'; session: SessionRow; message: string }
+  | { kind: 'invalid'; session: SessionRow; message: string }
+  | { kind: 'not_found' };
+
+export interface SessionRow {
+  id: string;
+  order_id: string;
+  status: 'open' | 'complete' | 'expired';
+  payment_status: 'unpaid' | 'paid' | 'refunded';
+  amount_total: number;
+  currency: string;
+  line_items: Array<Record<string, unknown>>;
+  metadata: Record<string, string>;
+  customer_email: string | null;
+  payment_intent_id: string | null;
+  success_url: string;
+  cancel_url: string;
+  declined_attempts: number;
+  expires_at: Date;
+  shipping_details: ShippingDetails | null;
+  created_at: Date;
+}
+
+/** Stripe's shipping_details: the name and address collected at checkout. */
+export interface ShippingDetails {
+  name: string;
+  address: { line1: string; line2: string | null; city: string; state: string | null; postal_code: string; country: string };
+}
+
+export const CARD_MESSAGES = {
+  email: 'Enter a valid email address.',
+  number: 'Your card number is incomplete.',
+  invalidNumber: 'Your card number is invalid.',
+  expiry: "Your card's expiration date is incomplete.",
+  expired: "Your card's expiration date is in the past.",
+  cvc: "Your card's security code is incomplete.",
+  declined: 'Your card was declined.',
+  address: 'Your shipping address is incomplete.',
+  notTestCard: 'Your card was declined. This payment page takes test cards only, such as 4242 4242 4242 4242.',
+} as const;
+
+function luhn(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+/** The refusal of an email address the receipt could not be sent to, else null. */
+export function checkEmail(value: string): { status: 400; message: string } | null {
+  const email = value.trim();
+  return !email || email.length > 320 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) ? { status: 400, message: CARD_MESSAGES.email } : null;
+}
+
+/** Checks the card as Stripe's test mode would: null when it may be charged, else the refusal. */
+export function checkCard(input: Pick<CardInput, 'cardNumber' | 'expiry' | 'cvc'>, now = new Date()): { status: 400 | 402; message: string } | null {
+  const number = input.cardNumber.replace(/[\s-]/g, '');
+  if (!/^\d+$/.test(number) || number.length < 13 || number.length > 19) return { status: 400, message: CARD_MESSAGES.number };
+  if (!luhn(number)) return { status: 400, message: CARD_MESSAGES.invalidNumber };
+  const m = /^\s*(\d{1,2})\s*\/?\s*(\d{2}|\d{4})\s*$/.exec(input.expiry);
+  const month = m ? Number(m[1]) : 0;
+  if (!m || month < 1 || month > 12) return { status: 400, message: CARD_MESSAGES.expiry };
+  const year = m[2]!.length === 2 ? 2000 + Number(m[2]) : Number(m[2]);
+  // A card is good through the last day of its expiry month.
+  if (Date.UTC(year, month, 1) <= now.getTime()) return { status: 400, message: CARD_MESSAGES.expired };
+  if (!/^\d{3}$/.test(input.cvc.trim())) return { status: 400, message: CARD_MESSAGES.cvc };
+  if (number === DECLINED_CARD) return { status: 402, message: CARD_MESSAGES.declined };
+  if (number !== TEST_CARD) return { status: 402, message: CARD_MESSAGES.notTestCard };
+  return null;
+}
+
+/**
+ * The shipping address from the form, in Stripe's shape, for the quoted `country`; or the
+ * refusal when a required part is missing or too long.
+ */
+export function checkShipping(input: ShippingInput, country: string): ShippingDetails | { status: 400; message: string } {
+  const clean = (v: string) => v.replace(/\s+/g, ' ').trim();
+  const f = { name: clean(input.name), line1: clean(input.line1), line2: clean(input.line2), city: clean(input.city), state: clean(input.state), postalCode: clean(input.postalCode) };
+  const missing = !f.name || !f.line1 || !f.city || !f.postalCode || (STATE_REQUIRED.has(country) && !f.state);
+  if (missing || Object.values(f).some((v) => v.length > ADDRESS_FIELD_MAX)) return { status: 400, message: CARD_MESSAGES.address };
+  return {
+    name: f.name,
+    address: { line1: f.line1, line2: f.line2 || null, city: f.city, state: f.state || null, postal_code: f.postalCode, country },
+  };
+}
+
+const unix = (d: Date) => Math.floor(d.getTime() / 1000);
+
+export class EmbeddedPayments implements PaymentProvider {
+  readonly kind = 'embedded' as const;
+  #deliver: EventDelivery | null;
+  readonly #ttlMs: number;
+  readonly #log: (message: string, err?: unknown) => void;
+  #timer: NodeJS.Timeout | null = null;
+  #tick: Promise<void> | null = null;
+
+  constructor(
+    readonly db: Kysely<DB>,
+    /** whsec_... : signs the events this provider sends. */
+    readonly webhookSecret: string,
+    readonly publicUrl: string,
+    options: EmbeddedPaymentsOptions = {},
+  ) {
+    this.#deliver = options.deliver ?? null;
+    this.#ttlMs = options.sessionTtlMs ?? SESSION_TTL_MS;
+    this.#log = options.log ?? (() => {});
+  }
+
+  /** Where events go (the app's own webhook route); set once the app exists. */
+  setDelivery(deliver: EventDelivery): void {
+    this.#deliver = deliver;
+  }
+
+  /** One session per order: asking again for the same order answers the session it already has. */
+  async createCheckoutSession(request: CheckoutSessionRequest): Promise<CheckoutSession> {
+    const id = randomId('cs_test_', 40);
+    const fill = (url: string) => url.replaceAll('{CHECKOUT_SESSION_ID}', id);
+    await this.db
+      .insertInto('embedded_payment_sessions')
+      .values({
+        id,
+        order_id: request.orderId,
+        amount_total: request.totalCents,
+        line_items: JSON.stringify(
+          request.lineItems.map((l) => ({
+            name: l.name,
+            unit_amount: l.unitAmountCents,
+            quantity: l.quantity,
+            amount_total: l.unitAmountCents * l.quantity,
+            image: l.imageUrl,
+          })),
+        ),
+        metadata: JSON.stringify({
+          order_id: request.orderId,
+          shipping_cents: String(request.shippingCents),
+          shipping_label: request.shippingLabel,
+          shipping_country: request.shippingCountry,
+          ...(request.shippingZip ? { shipping_zip: request.shippingZip } : {}),
+        }),
+        customer_email: request.customerEmail,
+        success_url: fill(request.successUrl),
+        cancel_url: fill(request.cancelUrl),
+        expires_at: new Date(Date.now() + this.#ttlMs),
+      })
+      .onConflict((oc) => oc.column('order_id').doNothing())
+      .execute();
+    const session = await this.db.selectFrom('embedded_payment_sessions').select('id').where('order_id', '=', request.orderId).executeTakeFirstOrThrow();
+    return { sessionId: session.id, url: `${this.publicUrl}/pay/${session.id}` };
+  }
+
+  verifyWebhook(rawBody: Buffer, signatureHeader: string | undefined): PaymentEvent {
+    return verifyWebhookBody(rawBody, signatureHeader, this.webhookSecret);
+  }
+
+  async findSession(sessionId: string): Promise<SessionRow | null> {
+    const row = await this.db.selectFrom('embedded_payment_sessions').selectAll().where('id', '=', sessionId).executeTakeFirst();
+    return (row as SessionRow | undefined) ?? null;
+  }
+
+  #sessionObject(s: SessionRow, overrides: Partial<Record<string, unknown>> = {}): Record<string, unknown> {
+    return {
+      id: s.id,
+      object: 'checkout.session',
+      mode: 'payment',
+      livemode: false,
+      payment_status: s.payment_status,
+      status: s.status,
+      amount_subtotal: s.amount_total - Number(s.metadata.shipping_cents ?? 0),
+      amount_total: s.amount_total,
+      currency: s.currency,
+      metadata: { order_id: s.order_id },
+      client_reference_id: s.order_id,
+      payment_intent: s.payment_intent_id,
+      customer_email: s.customer_email,
+      customer_details: s.customer_email ? { email: s.customer_email } : null,
+      // Where Stripe's current API versions put the address Checkout collected.
+      collected_information: s.shipping_details ? { shipping_details: s.shipping_details } : null,
+      success_url: s.success_url,
+      cancel_url: s.cancel_url,
+      created: unix(s.created_at),
+      expires_at: unix(s.expires_at),
+      ...overrides,
+    };
+  }
+
+  /** Writes an event in Stripe's shape, in the caller's transaction, for delivery after it commits. */
+  async #recordEvent(trx: Transaction<DB>, type: string, object: Record<string, unknown>): Promise<string> {
+    const id = randomId('evt_test_', 32);
+    const event = {
+      id,
+      object: 'event',
+      api_version: Stripe.API_VERSION,
+      created: unix(new Date()),
+      type,
+      livemode: false,
+      pending_webhooks: 1,
+      request: { id: null, idempotency_key: null },
+      data: { object },
+    };
+    await trx.insertInto('embedded_payment_events').values({ id, type, payload: JSON.stringify(event) }).execute();
+    return id;
+  }
+
+  async #expireInTrx(trx: Transaction<DB>, s: SessionRow): Promise<{ session: SessionRow; eventId?: string }> {
+    const expired = (await trx
+      .updateTable('embedded_payment_sessions')
+      .set({ status: 'expired', updated_at: sql<Date>`now()` })
+      .where('id', '=', s.id)
+      .where('status', '=', 'open')
+      .returningAll()
+      .executeTakeFirst()) as SessionRow | undefined;
+    if (!expired) return { session: s };
+    return { session: expired, eventId: await this.#recordEvent(trx, 'checkout.session.expired', this.#sessionObject(expired)) };
+  }
+
+  /**
+   * Takes the payment page's form. A good test card completes the session and records
+   * checkout.session.completed in the same transaction, then delivers it; a declined or
+   * mistyped card changes nothing but the count of declines.
+   */
+  async pay(sessionId: string, input: CardInput): Promise<PayOutcome> {
+    const emailRefusal = checkEmail(input.email);
+    const cardRefusal = checkCard(input);
+    const outcome = await this.db.transaction().execute(async (trx): Promise<PayOutcome> => {
+      const s = (await trx.selectFrom('embedded_payment_sessions').selectAll().where('id', '=', sessionId).forUpdate().executeTakeFirst()) as
+        | SessionRow
+        | undefined;
+      if (!s) return { kind: 'not_found' };
+      if (s.status === 'complete') return { kind: 'already_paid', session: s };
+      if (s.status === 'expired') return { kind: 'expired', session: s };
+      if (s.expires_at.getTime() <= Date.now()) return { kind: 'expired', ...(await this.#expireInTrx(trx, s)) };
+      // In the page's order: email, address, card. A bad address charges nothing.
+      const shipping = checkShipping(input.shipping, s.metadata.shipping_country ?? '');
+      const refusal = emailRefusal ?? ('status' in shipping ? shipping : cardRefusal);
+      if (refusal?.status === 400) return { kind: 'invalid', session: s, message: refusal.message };
+      if (refusal) {
+        await trx
+          .updateTable('embedded_payment_sessions')
+          .set({ declined_attempts: sql<number>`declined_attempts + 1`, updated_at: sql<Date>`now()` })
+          .where('id', '=', s.id)
+          .execute();
+        return { kind: 'declined', session: s, message: refusal.message };
+      }
+      const paid = (await trx
+        .updateTable('embedded_payment_sessions')
+        .set({
+          status: 'complete',
+          payment_status: 'paid',
+          payment_intent_id: randomId('pi_test_', 24),
+          customer_email: input.email.trim(),
+          shipping_details: JSON.stringify(shipping),
+          updated_at: sql<Date>`now()`,
+        })
+        .where('id', '=', s.id)
+        .returningAll()
+        .executeTakeFirstOrThrow()) as SessionRow;
+      const eventId = await this.#recordEvent(trx, 'checkout.session.completed', this.#sessionObject(paid));
+      return { kind: 'paid', session: paid, eventId };
+    });
+    if (outcome.kind === 'paid') await this.deliverEvent(outcome.eventId);
+    else if (outcome.kind === 'expired' && outcome.eventId) await this.deliverEvent(outcome.eventId);
+    return outcome;
+  }
+
+  /** Expires the open sessions whose time is up, each with its checkout.session.expired event. */
+  async expireDue(): Promise<number> {
+    const due = await this.db
+      .selectFrom('embedded_payment_sessions')
+      .select('id')
+      .where('status', '=', 'open')
+      .where('expires_at', '<=', sql<Date>`now()`)
+      .limit(100)
+      .execute();
+    let expired = 0;
+    for (const { id } of due) {
+      const eventId = await this.db.transaction().execute(async (trx) => {
+        const s = (await trx.selectFrom('embedded_payment_sessions').selectAll().where('id', '=', id).forUpdate().executeTakeFirst()) as
+          | SessionRow
+          | undefined;
+        if (!s || s.status !== 'open') return null;
+        return (await this.#expireInTrx(trx, s)).eventId ?? null;
+      });
+      if (eventId) {
+        expired++;
+        await this.deliverEvent(eventId);
+      }
+    }
+    return expired;
+  }
+
+  /** Refunds a paid session in full and announces it as charge.refunded; a second refund does nothing. */
+  async refund(paymentIntentId: string): Promise<void> {
+    const refunded = await this.db.transaction().execute(async (trx) => {
+      const s = (await trx
+        .selectFrom('embedded_payment_sessions')
+        .selectAll()
+        .where('payment_intent_id', '=', paymentIntentId)
+        .forUpdate()
+        .executeTakeFirst()) as SessionRow | undefined;
+      if (!s) throw new Error(`No such payment_intent: '${paymentIntentId}'`);
+      if (s.payment_status === 'refunded') return null;
+      if (s.payment_status !== 'paid') throw new Error(`PaymentIntent ${paymentIntentId} has not been paid`);
+      await trx
+        .updateTable('embedded_payment_sessions')
+        .set({ payment_status: 'refunded', updated_at: sql<Date>`now()` })
+        .where('id', '=', s.id)
+        .execute();
+      return this.#recordEvent(trx, 'charge.refunded', {
+        id: randomId('ch_test_', 24),
+        object: 'charge',
+        livemode: false,
+        amount: s.amount_total,
+        amount_captured: s.amount_total,
+        amount_refunded: s.amount_total,
+        currency: s.currency,
+        captured: true,
+        paid: true,
+        refunded: true,
+        status: 'succeeded',
+        payment_intent: paymentIntentId,
+        metadata: { order_id: s.order_id },
+        billing_details: { email: s.customer_email },
+        created: unix(new Date()),
+      });
+    });
+    if (refunded) await this.deliverEvent(refunded);
+  }
+
+  /**
+   * Delivers the events that are due: each is claimed (so two processes never send it at the
+   * same moment), signed afresh and POSTed; a 2xx marks it delivered, anything else schedules
+   * the next attempt with exponential backoff. Answers how many were delivered.
+   */
+  async deliverDue(limit = 50): Promise<number> {
+    return this.#deliverClaimed(null, limit);
+  }
+
+  /** Delivers one event now, if it is still undelivered and no one else holds it. */
+  async deliverEvent(eventId: string): Promise<boolean> {
+    return (await this.#deliverClaimed(eventId, 1)) === 1;
+  }
+
+  async #deliverClaimed(onlyId: string | null, limit: number): Promise<number> {
+    if (!this.#deliver) return 0;
+    const claimed = await sql<{ id: string; payload: Record<string, unknown>; attempts: number }>`
+      UPDATE embedded_payment_events SET next_attempt_at = now() + ${`${CLAIM_MS} milliseconds`}::interval
+      WHERE id IN (
+        SELECT id FROM embedded_payment_events
+        WHERE delivered_at IS NULL AND next_attempt_at <= now() ${onlyId === null ? sql`` : sql`AND id = ${onlyId}`}
+        ORDER BY next_attempt_at, created_at
+        LIMIT ${limit}
+        FOR UPDATE SKIP LOCKED
+      )
+      RETURNING id, payload, attempts`.execute(this.db);
+    // Oldest first, as Stripe does not promise but usually does.
+    const events = claimed.rows.sort((a, b) => Number(a.payload.created ?? 0) - Number(b.payload.created ?? 0));
+    let delivered = 0;
+    for (const e of events) {
+      const body = JSON.stringify(typeof e.payload === 'string' ? JSON.parse(e.payload) : e.payload);
+      let error: string | null = null;
+      try {
+        const res = await this.#deliver(body, signWebhookBody(body, this.webhookSecret));
+        if (res.statusCode < 200 || res.statusCode >= 300) error = `HTTP ${res.statusCode}: ${res.body.slice(0, 300)}`;
+      } catch (err) {
+        error = err instanceof Error ? err.message : String(err);
+      }
+      if (error === null) {
+        delivered++;
+        await this.db
+          .updateTable('embedded_payment_events')
+          .set({ delivered_at: sql<Date>`now()`, attempts: e.attempts + 1, last_error: null })
+          .where('id', '=', e.id)
+          .execute();
+      } else {
+        const waitMs = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(e.attempts + 1, 20));
+        this.#log(`payment event ${e.id} not delivered (attempt ${e.attempts + 1}); next in ${waitMs} ms: ${error}`);
+        await this.db
+          .updateTable('embedded_payment_events')
+          .set({
+            attempts: e.attempts + 1,
+            last_error: error.slice(0, 1000),
+            next_attempt_at: sql<Date>`now() + ${`${waitMs} milliseconds`}::interval`,
+          })
+          .where('id', '=', e.id)
+          .execute();
+      }
+    }
+    return delivered;
+  }
+
+  /** Expiry sweep and event delivery, every intervalMs while the app serves. */
+  start(intervalMs: number): void {
+    if (this.#timer) return;
+    this.#timer = setInterval(() => {
+      if (this.#tick) return;
+      this.#tick = (async () => {
+        try {
+          await this.expireDue();
+          await this.deliverDue();
+        } catch (err) {
+          this.#log('embedded payments background work failed', err);
+        } finally {
+          this.#tick = null;
+        }
+      })();
+    }, intervalMs);
+    this.#timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = null;
+    await this.#tick;
+  }
+}

@@ -1,0 +1,87 @@
+/** SQL for users. */
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../../platform/db/schema.ts';
+
+export async function listNewestCreators(db: Kysely<DB>, limit: number) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'username', 'display_name', 'profile_image_url'])
+    .where('role', '=', 'creator')
+    .where('status', '=', 'active')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+export const USER_PUBLIC_SESSION_FIELDS = [
+  'id',
+  'email',
+  'username',
+  'display_name',
+  'role',
+  'is_admin',
+  'profile_image_url',
+  'auth_picture_url',
+] as const;
+
+export async function findUserByEmail(db: Kysely<DB>, email: string) {
+  return db
+    .selectFrom('users')
+    .select([...USER_PUBLIC_SESSION_FIELDS, 'status', 'password_hash', 'oidc_issuer', 'oidc_subject'])
+    .where(sql<boolean>`lower(email) = lower(${email})`)
+    .executeTakeFirst();
+}
+
+export async function findUserByOidc(db: Kysely<DB>, issuer: string, subject: string) {
+  return db
+    .selectFrom('users')
+    .select([...USER_PUBLIC_SESSION_FIELDS, 'status'])
+    .where('oidc_issuer', '=', issuer)
+    .where('oidc_subject', '=', subject)
+    .executeTakeFirst();
+}
+
+/** Usernames already taken that start with the given base, for picking a free suffix. */
+export async function usernamesStartingWith(db: Kysely<DB>, base: string): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('users')
+    .select(sql<string>`lower(username)`.as('u'))
+    .where(sql<boolean>`lower(username) like ${`${base}%`}`)
+    .execute();
+  return new Set(rows.map((r) => r.u));
+}
+
+export async function userMediaKeys(db: Kysely<DB>, userId: string) {
+  return db.selectFrom('videos').select(['video_key', 'thumbnail_key', 'poster_key']).where('user_id', '=', userId).execute();
+}
+
+export const PUBLIC_PROFILE_FIELDS = ['id', 'display_name', 'profile_image_url', 'cover_image_url', 'bio', 'created_at'] as const;
+
+export async function findActiveUserBySlug(db: Kysely<DB>, slug: string) {
+  return db
+    .selectFrom('users')
+    .select([...PUBLIC_PROFILE_FIELDS, 'username', 'role'])
+    .where(sql<boolean>`lower(username) = lower(${slug})`)
+    .where('status', '=', 'active')
+    .executeTakeFirst();
+}
+
+/** Channels whose slug or name contains the text: exact slug first, then prefixes, then the rest. */
+export async function searchChannels(db: Kysely<DB>, text: string, limit = 20) {
+  const like = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const prefix = `${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return db
+    .selectFrom('users as u')
+    .leftJoin('videos as v', (j) => j.onRef('v.user_id', '=', 'u.id').on('v.verification_status', '<>', 'rejected'))
+    .select(['u.username', 'u.display_name', 'u.profile_image_url', sql<number>`count(v.id)::int`.as('video_count')])
+    .where('u.status', '=', 'active')
+    .where('u.role', '=', 'creator')
+    .where((eb) => eb.or([eb(sql`lower(u.username)`, 'like', like), eb(sql`lower(u.display_name)`, 'like', like)]))
+    .groupBy(['u.id', 'u.username', 'u.display_name', 'u.profile_image_url'])
+    .orderBy(sql`case when lower(u.username) = ${text.toLowerCase()} then 0 when lower(u.username) like ${prefix} or lower(u.display_name) like ${prefix} then 1 else 2 end`)
+    .orderBy(sql`count(v.id)`, 'desc')
+    .orderBy('u.username')
+    .limit(limit)
+    .execute();
+}

@@ -1,0 +1,248 @@
+/**
+ * Applies a verified payment event (Stripe's, or the embedded provider's in the same format)
+ * to the order it is about. The event id is recorded in the same transaction as its effect,
+ * so an event takes effect at most once however often, however concurrently it is delivered,
+ * and a delivery that fails part way leaves neither the record nor the effect.
+ *
+ * Events may also arrive out of order. The lifecycle in order-status.ts decides:
+ * - checkout.session.completed (paid): pending -> paid, then earnings, the fulfilment job and
+ *   the confirmation email, all in the transaction that made the move. An order already
+ *   refunded or cancelled is not moved, so nothing is credited, fulfilled or mailed.
+ * - checkout.session.expired: pending -> cancelled; a paid order is never cancelled by it.
+ * - charge.refunded (in full): any live status -> refunded, reversing the sale records.
+ * So "completed then refunded" leaves a sale and a reversal per item, and "refunded then
+ * completed" leaves no earning records at all: the creator's net is zero either way.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely, Transaction } from 'kysely';
+import type { DB, OrderStatus } from '../../platform/db/schema.ts';
+import { cancelFulfilmentKey, enqueueJob, JOB_KINDS } from '../../platform/jobs/enqueue.ts';
+import { queueOrderConfirmation } from '../orders/order-mail.ts';
+import type { PaymentEvent } from '../../integrations/stripe/provider.ts';
+import { creditOrderEarnings, reverseOrderEarnings } from '../earnings/service.ts';
+import { transitionOrder } from '../orders/order-status.ts';
+
+export interface PaymentEventDeps {
+  db: Kysely<DB>;
+  /** The site's origin, for the order link in the confirmation email. */
+  publicUrl: string;
+  log: Pick<FastifyBaseLogger, 'warn' | 'info'>;
+}
+
+export type PaymentEffect = 'paid' | 'cancelled' | 'refunded' | 'none';
+
+export type PaymentEventOutcome =
+  | { duplicate: true }
+  | { duplicate: false; effect: PaymentEffect; orderId: string | null };
+
+export function fulfilJobKey(orderId: string): string {
+  return `fulfil:${orderId}`;
+}
+
+/**
+ * Failures another attempt can clear: a serialization failure or deadlock between racing
+ * transactions, or a unique key taken by a concurrent one.
+ */
+const RETRYABLE = new Set(['40001', '40P01', '23505']);
+const MAX_ATTEMPTS = 5;
+
+export async function applyPaymentEvent(deps: PaymentEventDeps, event: PaymentEvent): Promise<PaymentEventOutcome> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await deps.db.transaction().execute((trx) => applyOnce(deps, trx, event));
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      if (attempt >= MAX_ATTEMPTS || typeof code !== 'string' || !RETRYABLE.has(code)) throw err;
+      await new Promise((r) => setTimeout(r, attempt * 20 + Math.random() * 20));
+    }
+  }
+}
+
+type Obj = Record<string, unknown>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function str(v: unknown): string | null {
+  return typeof v === 'string' && v.length > 0 ? v : null;
+}
+
+function obj(v: unknown): Obj {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : {};
+}
+
+/** A field that Stripe sends either as an id or as the expanded object. */
+function idOf(v: unknown): string | null {
+  return str(v) ?? str(obj(v).id);
+}
+
+function metadataOrderId(o: Obj): string | null {
+  const id = str(obj(o.metadata).order_id);
+  return id && UUID.test(id) ? id : null;
+}
+
+function eventTime(event: PaymentEvent): Date {
+  return typeof event.created === 'number' && Number.isFinite(event.created) ? new Date(event.created * 1000) : new Date();
+}
+
+async function applyOnce(deps: PaymentEventDeps, trx: Transaction<DB>, event: PaymentEvent): Promise<PaymentEventOutcome> {
+  const recorded = await trx
+    .insertInto('processed_webhook_events')
+    .values({ provider: 'stripe', event_id: event.id, event_type: event.type })
+    .onConflict((oc) => oc.columns(['provider', 'event_id']).doNothing())
+    .returning('event_id')
+    .execute();
+  if (recorded.length === 0) return { duplicate: true };
+
+  const object = obj(event.data?.object);
+  switch (event.type) {
+    case 'checkout.session.completed':
+    case 'checkout.session.async_payment_succeeded':
+      return { duplicate: false, ...(await sessionPaid(deps, trx, event, object)) };
+    case 'checkout.session.expired':
+      return { duplicate: false, ...(await sessionExpired(deps, trx, event, object)) };
+    case 'charge.refunded':
+      return { duplicate: false, ...(await chargeRefunded(deps, trx, event, object)) };
+    default:
+      // Recorded so a redelivery is answered at once; no event we do not know changes anything.
+      return { duplicate: false, effect: 'none', orderId: null };
+  }
+}
+
+interface LockedOrder {
+  id: string;
+  status: OrderStatus;
+  /** Set once the order has been sent to the print shop. */
+  fulfilment_order_id: string | null;
+  payment_session_id: string | null;
+  payment_intent_id: string | null;
+  customer_email: string | null;
+  total_cents: number;
+}
+
+function lockOrder(trx: Transaction<DB>, where: { id: string } | { sessionId: string } | { paymentIntentId: string }) {
+  let q = trx
+    .selectFrom('orders')
+    .select(['id', 'status', 'payment_session_id', 'payment_intent_id', 'customer_email', 'total_cents', 'fulfilment_order_id']);
+  if ('id' in where) q = q.where('id', '=', where.id);
+  else if ('sessionId' in where) q = q.where('payment_session_id', '=', where.sessionId);
+  else q = q.where('payment_intent_id', '=', where.paymentIntentId);
+  return q.forUpdate().executeTakeFirst() as Promise<LockedOrder | undefined>;
+}
+
+type Applied = { effect: PaymentEffect; orderId: string | null };
+
+/** The order a checkout session was opened for: named in its metadata and holding its id. */
+async function sessionOrder(deps: PaymentEventDeps, trx: Transaction<DB>, event: PaymentEvent, session: Obj): Promise<LockedOrder | null> {
+  const sessionId = str(session.id);
+  const orderId = metadataOrderId(session);
+  const order = orderId ? await lockOrder(trx, { id: orderId }) : sessionId ? await lockOrder(trx, { sessionId }) : undefined;
+  if (!order || !sessionId || order.payment_session_id !== sessionId) {
+    deps.log.warn({ eventId: event.id, type: event.type, sessionId, orderId }, 'payment event for no known order and session: recorded, no effect');
+    return null;
+  }
+  return order;
+}
+
+async function sessionPaid(deps: PaymentEventDeps, trx: Transaction<DB>, event: PaymentEvent, session: Obj): Promise<Applied> {
+  if (session.payment_status !== 'paid') return { effect: 'none', orderId: null };
+  const order = await sessionOrder(deps, trx, event, session);
+  if (!order) return { effect: 'none', orderId: null };
+  const amount = session.amount_total;
+  const currency = str(session.currency)?.toLowerCase();
+  if ((typeof amount === 'number' && amount !== order.total_cents) || (currency && currency !== 'usd')) {
+    deps.log.warn(
+      { eventId: event.id, orderId: order.id, amount, currency, expected: order.total_cents },
+      'checkout paid an amount other than the order total: recorded, order left as it is',
+    );
+    return { effect: 'none', orderId: order.id };
+  }
+  const email = str(obj(session.customer_details).email) ?? str(session.customer_email);
+  const shipping = shippingDetails(session);
+  const moved = await transitionOrder(trx, order.id, 'paid', {
+    reason: 'Payment received',
+    eventId: event.id,
+    set: {
+      paid_at: eventTime(event),
+      payment_intent_id: idOf(session.payment_intent) ?? order.payment_intent_id,
+      ...(!order.customer_email && email ? { customer_email: email } : {}),
+      ...(shipping ? { shipping_name: shipping.name, shipping_address: JSON.stringify(shipping.address) } : {}),
+    },
+  });
+  if (!moved?.changed) {
+    deps.log.info({ eventId: event.id, orderId: order.id, status: moved?.status }, 'payment for an order that is no longer pending: no effect');
+    return { effect: 'none', orderId: order.id };
+  }
+  await creditOrderEarnings(trx, order.id);
+  await enqueueJob(trx, JOB_KINDS.fulfilOrder, { orderId: order.id }, { dedupeKey: fulfilJobKey(order.id) });
+  await queueOrderConfirmation(trx, deps.publicUrl, order.id);
+  return { effect: 'paid', orderId: order.id };
+}
+
+/**
+ * The street address the hosted checkout collected (Stripe's shipping_details, under
+ * collected_information in newer API versions), in the fields the print shops read, or null when
+ * it collected none.
+ */
+function shippingDetails(session: Obj): { name: string | null; address: Record<string, string> } | null {
+  const details = obj(session.shipping_details ?? obj(session.collected_information).shipping_details);
+  const address = obj(details.address);
+  const line1 = str(address.line1);
+  if (!line1) return null;
+  const fields: Record<string, string | null> = {
+    address1: line1,
+    address2: str(address.line2),
+    city: str(address.city),
+    state_code: str(address.state),
+    zip: str(address.postal_code),
+    country_code: str(address.country),
+  };
+  const kept = Object.fromEntries(Object.entries(fields).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1].length > 0).map(([k, v]) => [k, v.slice(0, 200)]));
+  return { name: str(details.name)?.slice(0, 200) ?? null, address: kept };
+}
+
+async function sessionExpired(deps: PaymentEventDeps, trx: Transaction<DB>, event: PaymentEvent, session: Obj): Promise<Applied> {
+  const order = await sessionOrder(deps, trx, event, session);
+  if (!order) return { effect: 'none', orderId: null };
+  // Only a checkout still waiting for payment ends with its session; a late expiry never cancels a paid order.
+  if (order.status !== 'pending') return { effect: 'none', orderId: order.id };
+  const moved = await transitionOrder(trx, order.id, 'cancelled', { reason: 'Checkout expired', eventId: event.id });
+  return { effect: moved?.changed ? 'cancelled' : 'none', orderId: order.id };
+}
+
+async function chargeRefunded(deps: PaymentEventDeps, trx: Transaction<DB>, event: PaymentEvent, charge: Obj): Promise<Applied> {
+  const amount = typeof charge.amount === 'number' ? charge.amount : null;
+  const refunded = typeof charge.amount_refunded === 'number' ? charge.amount_refunded : null;
+  const full = amount !== null && refunded !== null ? refunded >= amount : charge.refunded === true;
+  if (!full) {
+    deps.log.info({ eventId: event.id, amount, refunded }, 'partial refund: recorded, order left as it is');
+    return { effect: 'none', orderId: null };
+  }
+  const intentId = idOf(charge.payment_intent);
+  const orderId = metadataOrderId(charge) ?? (intentId ? await orderIdForIntent(trx, intentId) : null);
+  const order = orderId ? await lockOrder(trx, { id: orderId }) : undefined;
+  if (!order || (intentId && order.payment_intent_id && order.payment_intent_id !== intentId)) {
+    deps.log.warn({ eventId: event.id, orderId, intentId }, 'refund for no known order: recorded, no effect');
+    return { effect: 'none', orderId: null };
+  }
+  const moved = await transitionOrder(trx, order.id, 'refunded', {
+    reason: 'Payment refunded',
+    eventId: event.id,
+    set: { refunded_at: eventTime(event), ...(intentId && !order.payment_intent_id ? { payment_intent_id: intentId } : {}) },
+  });
+  if (!moved?.changed) return { effect: 'none', orderId: order.id };
+  await reverseOrderEarnings(trx, order.id);
+  // Sent to the print shop already: it is asked to cancel the order if it has not started on it.
+  if (order.fulfilment_order_id) await enqueueJob(trx, JOB_KINDS.cancelFulfilment, { orderId: order.id }, { dedupeKey: cancelFulfilmentKey(order.id) });
+  return { effect: 'refunded', orderId: order.id };
+}
+
+/**
+ * The order a payment belongs to. Before the payment's completion is seen the order does not
+ * hold the payment intent yet; the embedded provider's own session does.
+ */
+async function orderIdForIntent(trx: Transaction<DB>, intentId: string): Promise<string | null> {
+  const order = await trx.selectFrom('orders').select('id').where('payment_intent_id', '=', intentId).executeTakeFirst();
+  if (order) return order.id;
+  const session = await trx.selectFrom('embedded_payment_sessions').select('order_id').where('payment_intent_id', '=', intentId).executeTakeFirst();
+  return session?.order_id ?? null;
+}

@@ -1,0 +1,278 @@
+/**
+ * Checkout: the server prices a cart itself and turns it into a pending order.
+ *
+ * Every price comes from the catalogue (item price, size surcharge, base cost) and the shipping
+ * provider; the screenshot, source video and creator come from the stored merch product. A cart
+ * line names only what to make (product, variant, screenshot, quantity): anything else a client
+ * sends is dropped by the schema before it gets here.
+ *
+ * The order, its items and its first status-history row are written in one transaction. A
+ * client-chosen idempotency key makes a repeated (or concurrent) request answer the same order.
+ */
+import type { Kysely } from 'kysely';
+import type { Catalogue, CatalogueProduct } from '../../../shared/catalogue/parse.ts';
+import { CHECKOUT_COUNTRIES, type CheckoutCountry } from '../../../shared/constants.ts';
+import { CHECKOUT_MESSAGES, type CheckoutBody } from '../../../shared/schemas/checkout.ts';
+import { MAX_ITEM_QUANTITY, sizeSurchargeCents } from '../../../shared/shop/pricing.ts';
+import { checkVariant, parseVariantId, type VariantChoice } from '../../../shared/shop/variants.ts';
+import type { DB } from '../../platform/db/schema.ts';
+import { AppError } from '../../platform/http/errors.ts';
+import type { CheckoutLineItem, CheckoutSessionRequest } from '../../integrations/stripe/provider.ts';
+import type { ShippingProvider, ShippingQuoteLine } from '../../integrations/printful/shipping-provider.ts';
+import { mediaUrl } from '../../platform/storage/media-urls.ts';
+
+/** ZIP / postal code patterns of the checkout countries (spaces and case as people type them). */
+const POSTAL_CODES: Readonly<Record<CheckoutCountry, RegExp>> = {
+  US: /^\d{5}(?:-?\d{4})?$/,
+  CA: /^[A-Z]\d[A-Z] ?\d[A-Z]\d$/i,
+  GB: /^[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}$/i,
+  AU: /^\d{4}$/,
+  DE: /^\d{5}$/,
+};
+
+const EMAIL = /^[^\s@<>"',;]+@[^\s@<>"',;]+\.[^\s@<>"',;]+$/;
+
+export interface ShippingAddressInput {
+  zip: string;
+  country_code: string;
+}
+
+/** The country and ZIP, checked; answers the ZIP trimmed (and upper-cased, as postal codes are written). */
+export function checkAddress(address: ShippingAddressInput): { zip: string; country: CheckoutCountry } {
+  const country = address.country_code.trim().toUpperCase();
+  if (!(CHECKOUT_COUNTRIES as readonly string[]).includes(country)) throw AppError.badRequest(CHECKOUT_MESSAGES.badCountry);
+  const zip = address.zip.trim().replace(/\s+/g, ' ').toUpperCase();
+  if (!zip || !POSTAL_CODES[country as CheckoutCountry].test(zip)) throw AppError.badRequest(CHECKOUT_MESSAGES.badZip);
+  return { zip, country: country as CheckoutCountry };
+}
+
+/** An email the buyer gave, when it looks like one; anything else is not kept. */
+export function usableEmail(email: string | undefined): string | null {
+  const e = (email ?? '').trim();
+  return e.length > 0 && e.length <= 320 && EMAIL.test(e) ? e : null;
+}
+
+/** A variant id checked against the catalogue: the product and the choice, or unknownVariant. */
+export function catalogueVariant(catalogue: Catalogue, variantId: string): { product: CatalogueProduct; variant: VariantChoice } {
+  const choice = parseVariantId(variantId);
+  const product = choice ? catalogue.products.find((p) => p.sku === choice.sku) : undefined;
+  const variant = choice && product ? checkVariant(product, choice) : null;
+  if (!product || !variant) throw AppError.badRequest(CHECKOUT_MESSAGES.unknownVariant);
+  return { product, variant };
+}
+
+function checkQuantity(quantity: number): void {
+  if (!Number.isInteger(quantity) || quantity < 1 || quantity > MAX_ITEM_QUANTITY) throw AppError.badRequest(CHECKOUT_MESSAGES.badQuantity);
+}
+
+/** The lines of a shipping quote request, checked against the catalogue. */
+export function shippingLines(catalogue: Catalogue, cart: ReadonlyArray<{ variant_id: string; quantity: number }>): ShippingQuoteLine[] {
+  if (cart.length === 0) throw AppError.badRequest(CHECKOUT_MESSAGES.cartEmpty);
+  return cart.map((line) => {
+    checkQuantity(line.quantity);
+    return { ...catalogueVariant(catalogue, line.variant_id), quantity: line.quantity };
+  });
+}
+
+export interface PricedLine {
+  position: number;
+  product: CatalogueProduct;
+  variant: VariantChoice;
+  quantity: number;
+  merchProductId: string;
+  screenshotId: string;
+  screenshotKey: string;
+  videoId: string | null;
+  creatorId: string | null;
+  /** The catalogue price of the base size. */
+  unitPriceCents: number;
+  sizeSurchargeCents: number;
+  baseCostCents: number;
+  lineTotalCents: number;
+}
+
+export interface PricedCart {
+  lines: PricedLine[];
+  zip: string;
+  country: CheckoutCountry;
+  subtotalCents: number;
+  shippingCents: number;
+  shippingMethod: string;
+  totalCents: number;
+}
+
+/**
+ * Prices a cart from the catalogue and the stored merch products: each line's product must
+ * exist, its variant must be one the catalogue sells, and its screenshot one the product has.
+ */
+export async function priceCart(catalogue: Catalogue, db: Kysely<DB>, shipping: ShippingProvider, body: CheckoutBody): Promise<PricedCart> {
+  const { zip, country } = checkAddress(body.shipping_address);
+  if (body.cart.length === 0) throw AppError.badRequest(CHECKOUT_MESSAGES.cartEmpty);
+
+  const ids = [...new Set(body.cart.map((l) => l.product_id))];
+  const products = await db.selectFrom('merch_products').select(['id', 'video_id', 'creator_id']).where('id', 'in', ids).execute();
+  const shots = await db
+    .selectFrom('merch_screenshots')
+    .select(['id', 'merch_product_id', 'position', 'kind', 'storage_key'])
+    .where('merch_product_id', 'in', ids)
+    .orderBy('merch_product_id')
+    .orderBy('position')
+    .execute();
+
+  const lines: PricedLine[] = body.cart.map((line, position) => {
+    const merch = products.find((p) => p.id === line.product_id);
+    if (!merch) throw AppError.badRequest(CHECKOUT_MESSAGES.unknownProduct);
+    const { product, variant } = catalogueVariant(catalogue, line.variant_id);
+    checkQuantity(line.quantity);
+    const own = shots.filter((s) => s.merch_product_id === merch.id);
+    // 'thumbnail' is the video's thumbnail; a number is the nth capture or crop, in order.
+    const shot =
+      line.selected_screenshot === 'thumbnail'
+        ? own.find((s) => s.kind === 'thumbnail')
+        : own.filter((s) => s.kind !== 'thumbnail')[line.selected_screenshot];
+    if (!shot) throw AppError.badRequest(CHECKOUT_MESSAGES.unknownScreenshot);
+    const surcharge = sizeSurchargeCents(product, variant.size);
+    return {
+      position,
+      product,
+      variant,
+      quantity: line.quantity,
+      merchProductId: merch.id,
+      screenshotId: shot.id,
+      screenshotKey: shot.storage_key,
+      videoId: merch.video_id,
+      creatorId: merch.creator_id,
+      unitPriceCents: product.priceCents,
+      sizeSurchargeCents: surcharge,
+      baseCostCents: product.baseCostCents,
+      lineTotalCents: (product.priceCents + surcharge) * line.quantity,
+    };
+  });
+
+  const rate = await shipping.quote(
+    lines.map((l) => ({ product: l.product, variant: l.variant, quantity: l.quantity })),
+    zip,
+    country,
+  );
+  const subtotalCents = lines.reduce((sum, l) => sum + l.lineTotalCents, 0);
+  if (!Number.isSafeInteger(subtotalCents + rate.cents) || rate.cents < 0) throw new Error('order total out of range');
+  return { lines, zip, country, subtotalCents, shippingCents: rate.cents, shippingMethod: rate.method, totalCents: subtotalCents + rate.cents };
+}
+
+export interface OrderOptions {
+  email: string | null;
+  smsConsent: boolean;
+  idempotencyKey: string | null;
+  /** The signed-in buyer, from the session (never from the body). */
+  customerUserId: string | null;
+}
+
+export async function orderIdByIdempotencyKey(db: Kysely<DB>, key: string): Promise<string | null> {
+  const row = await db.selectFrom('orders').select('id').where('idempotency_key', '=', key).executeTakeFirst();
+  return row?.id ?? null;
+}
+
+/**
+ * Writes the pending order, its items and its first history row in one transaction. With an
+ * idempotency key another request already used, nothing is written and that order is answered
+ * (on PostgreSQL a concurrent insert of the same key waits for the first to commit, then yields).
+ */
+export async function createOrder(db: Kysely<DB>, cart: PricedCart, options: OrderOptions): Promise<{ orderId: string; created: boolean }> {
+  const orderId = await db.transaction().execute(async (trx) => {
+    const order = await trx
+      .insertInto('orders')
+      .values({
+        status: 'pending',
+        customer_user_id: options.customerUserId,
+        customer_email: options.email,
+        shipping_zip: cart.zip,
+        shipping_country: cart.country,
+        shipping_method: cart.shippingMethod,
+        subtotal_cents: cart.subtotalCents,
+        shipping_cents: cart.shippingCents,
+        total_cents: cart.totalCents,
+        sms_consent: options.smsConsent,
+        idempotency_key: options.idempotencyKey,
+      })
+      .onConflict((oc) => oc.column('idempotency_key').doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (!order) return null;
+    await trx
+      .insertInto('order_items')
+      .values(
+        cart.lines.map((l) => ({
+          order_id: order.id,
+          position: l.position,
+          sku: l.product.sku,
+          product_name: l.product.name,
+          merch_product_id: l.merchProductId,
+          screenshot_id: l.screenshotId,
+          video_id: l.videoId,
+          creator_id: l.creatorId,
+          colour: l.variant.colour,
+          handle_colour: l.variant.handleColour,
+          size: l.variant.size ?? 'One size',
+          quantity: l.quantity,
+          unit_price_cents: l.unitPriceCents,
+          size_surcharge_cents: l.sizeSurchargeCents,
+          base_cost_cents: l.baseCostCents,
+          line_total_cents: l.lineTotalCents,
+        })),
+      )
+      .execute();
+    await trx
+      .insertInto('order_status_history')
+      .values({ order_id: order.id, from_status: null, to_status: 'pending', reason: 'Order created' })
+      .execute();
+    return order.id;
+  });
+  if (orderId) return { orderId, created: true };
+  const existing = options.idempotencyKey ? await orderIdByIdempotencyKey(db, options.idempotencyKey) : null;
+  if (!existing) throw new Error('order insert yielded to an idempotency key that is not there');
+  return { orderId: existing, created: false };
+}
+
+/** How an item is named to the buyer: the product and the options chosen. */
+export function itemLabel(item: { product_name: string; colour: string; handle_colour: string | null; size: string }): string {
+  const options = [item.colour, item.handle_colour ? `${item.handle_colour} handle` : null, item.size === 'One size' ? null : item.size].filter(Boolean);
+  return `${item.product_name} (${options.join(', ')})`;
+}
+
+/**
+ * What the payment provider is asked for an order, read back from the stored order so a
+ * repeated request asks for exactly the same session.
+ */
+export async function sessionRequestFor(db: Kysely<DB>, orderId: string, publicUrl: string): Promise<CheckoutSessionRequest> {
+  const order = await db
+    .selectFrom('orders')
+    .select(['id', 'shipping_cents', 'shipping_method', 'shipping_country', 'shipping_zip', 'total_cents', 'customer_email'])
+    .where('id', '=', orderId)
+    .executeTakeFirstOrThrow();
+  const items = await db
+    .selectFrom('order_items as i')
+    .leftJoin('merch_screenshots as s', 's.id', 'i.screenshot_id')
+    .select(['i.product_name', 'i.colour', 'i.handle_colour', 'i.size', 'i.quantity', 'i.unit_price_cents', 'i.size_surcharge_cents', 's.storage_key'])
+    .where('i.order_id', '=', orderId)
+    .orderBy('i.position')
+    .execute();
+  const lineItems: CheckoutLineItem[] = items.map((i) => ({
+    name: itemLabel(i),
+    unitAmountCents: i.unit_price_cents + i.size_surcharge_cents,
+    quantity: i.quantity,
+    imageUrl: i.storage_key ? `${publicUrl}${mediaUrl('screenshots', i.storage_key)}` : null,
+  }));
+  return {
+    orderId: order.id,
+    lineItems,
+    shippingCents: order.shipping_cents,
+    shippingLabel: order.shipping_method,
+    shippingCountry: order.shipping_country,
+    shippingZip: order.shipping_zip,
+    totalCents: order.total_cents,
+    customerEmail: order.customer_email,
+    successUrl: `${publicUrl}/success?session_id={CHECKOUT_SESSION_ID}`,
+    cancelUrl: `${publicUrl}/checkout`,
+    idempotencyKey: `checkout-session:${order.id}`,
+  };
+}

@@ -1,0 +1,153 @@
+/**
+ * Merch products: a video's captured frames, stored as image files and linked to the video (and
+ * so to its creator) by id. The names a page sends are never used to find anyone.
+ */
+import type { Kysely } from 'kysely';
+import sharp from 'sharp';
+import { PRODUCT_MESSAGES, MAX_SCREENSHOT_BYTES, type MerchProductReply } from '../../../shared/schemas/products.ts';
+import { ERROR_CODES } from '../../../shared/schemas/common.ts';
+import type { MerchCategory } from '../../../shared/categories.ts';
+import type { DB } from '../../platform/db/schema.ts';
+import { findVisibleVideo } from '../videos/repository.ts';
+import { AppError } from '../../platform/http/errors.ts';
+import { ImageRejected, reencodeImage } from '../../platform/media/images.ts';
+import type { ObjectStorage } from '../../platform/storage/object-storage.ts';
+import { newKey } from '../../platform/storage/object-storage.ts';
+import type { PendingObjects, StoredFile } from '../../platform/storage/pending-objects.ts';
+import { mediaUrl } from '../../platform/storage/media-urls.ts';
+
+export interface MerchDeps {
+  db: Kysely<DB>;
+  storage: ObjectStorage;
+  pending: PendingObjects;
+}
+
+export interface CreateMerchInput {
+  userId: string;
+  videoKey: string;
+  screenshots: string[];
+  screenshotTimestamp: number | null;
+  category: MerchCategory | null;
+}
+
+interface PreparedImage {
+  data: Buffer;
+  width: number;
+  height: number;
+}
+
+/** Screenshots keep their full resolution, at a quality that leaves nothing visible for print. */
+const SCREENSHOT_JPEG = { maxSide: 4096, quality: 95, chroma444: true } as const;
+
+async function prepareScreenshot(dataUrl: string): Promise<PreparedImage> {
+  const bytes = Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64');
+  if (bytes.length > MAX_SCREENSHOT_BYTES) throw new AppError(413, ERROR_CODES.PAYLOAD_TOO_LARGE, PRODUCT_MESSAGES.tooLarge);
+  try {
+    return await reencodeImage(bytes, SCREENSHOT_JPEG);
+  } catch (err) {
+    if (err instanceof ImageRejected) throw AppError.badRequest(PRODUCT_MESSAGES.notAnImage);
+    throw err;
+  }
+}
+
+/** Checks and re-encodes everything first, then stores the files and the rows together. */
+export async function createMerchProduct(deps: MerchDeps, input: CreateMerchInput): Promise<{ id: string }> {
+  const row = await deps.db.selectFrom('videos').select('id').where('video_key', '=', input.videoKey).executeTakeFirst();
+  const video = row ? await findVisibleVideo(deps.db, row.id) : undefined;
+  if (!video) throw AppError.badRequest(PRODUCT_MESSAGES.unknownVideo);
+
+  // One at a time: six full-resolution decodes at once would hold a lot of memory for one request.
+  const shots: PreparedImage[] = [];
+  for (const s of input.screenshots) shots.push(await prepareScreenshot(s));
+
+  let thumbnail: PreparedImage | null = null;
+  if (video.thumbnail_key) {
+    try {
+      const chunks: Buffer[] = [];
+      for await (const chunk of await deps.storage.read('thumbnails', video.thumbnail_key)) chunks.push(chunk as Buffer);
+      const data = Buffer.concat(chunks);
+      const meta = await sharp(data).metadata();
+      thumbnail = { data, width: meta.width ?? 0, height: meta.height ?? 0 };
+    } catch {
+      thumbnail = null; // a product without the thumbnail still sells its screenshots
+    }
+  }
+  if (shots.length === 0 && !thumbnail) throw AppError.badRequest('Capture at least one screenshot first.');
+
+  const files: Array<StoredFile & { image: PreparedImage; position: number; kind: 'thumbnail' | 'capture' }> = [];
+  if (thumbnail && thumbnail.width > 0) files.push({ bucket: 'screenshots', key: newKey('jpg'), image: thumbnail, position: 0, kind: 'thumbnail' });
+  shots.forEach((image, i) => files.push({ bucket: 'screenshots', key: newKey('jpg'), image, position: i + 1, kind: 'capture' }));
+
+  const stored = files.map(({ bucket, key }) => ({ bucket, key }));
+  await deps.pending.announce(stored);
+  try {
+    for (const f of files) await deps.storage.put(f.bucket, f.key, f.image.data);
+    return await deps.db.transaction().execute(async (trx) => {
+      const product = await trx
+        .insertInto('merch_products')
+        .values({
+          video_id: video.id,
+          creator_id: video.user_id,
+          created_by: input.userId,
+          category: input.category,
+          video_title: video.title,
+          creator_name: video.channel_title ?? '',
+          screenshot_timestamp_ms: input.screenshotTimestamp === null ? null : Math.round(input.screenshotTimestamp * 1000),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await trx
+        .insertInto('merch_screenshots')
+        .values(
+          files.map((f) => ({
+            merch_product_id: product.id,
+            position: f.position,
+            kind: f.kind,
+            storage_key: f.key,
+            content_type: 'image/jpeg',
+            width: f.image.width,
+            height: f.image.height,
+            size_bytes: f.image.data.length,
+          })),
+        )
+        .execute();
+      await deps.pending.release(trx, stored);
+      return { id: product.id };
+    });
+  } catch (err) {
+    await deps.pending.discard(stored);
+    throw err;
+  }
+}
+
+export async function findMerchProduct(db: Kysely<DB>, id: string): Promise<MerchProductReply | null> {
+  const p = await db
+    .selectFrom('merch_products as p')
+    .leftJoin('videos as v', 'v.id', 'p.video_id')
+    .select(['p.id', 'p.video_id', 'p.category', 'p.video_title', 'p.creator_name', 'p.screenshot_timestamp_ms', 'p.created_at', 'v.video_key'])
+    .where('p.id', '=', id)
+    .executeTakeFirst();
+  if (!p) return null;
+  const shots = await db
+    .selectFrom('merch_screenshots')
+    .select(['position', 'kind', 'storage_key', 'width', 'height'])
+    .where('merch_product_id', '=', id)
+    .orderBy('position')
+    .execute();
+  const thumb = shots.find((s) => s.kind === 'thumbnail') ?? null;
+  const captures = shots.filter((s) => s.kind !== 'thumbnail');
+  return {
+    id: p.id,
+    video_id: p.video_id,
+    video_url: p.video_key ? mediaUrl('videos', p.video_key) : null,
+    video_title: p.video_title,
+    creator_name: p.creator_name,
+    category: p.category,
+    thumbnail_url: thumb ? mediaUrl('screenshots', thumb.storage_key) : null,
+    thumbnail_size: thumb ? { width: thumb.width, height: thumb.height } : null,
+    screenshots: captures.map((s) => mediaUrl('screenshots', s.storage_key)),
+    screenshot_sizes: captures.map((s) => ({ width: s.width, height: s.height })),
+    screenshot_timestamp: p.screenshot_timestamp_ms === null ? null : p.screenshot_timestamp_ms / 1000,
+    created_at: p.created_at.toISOString(),
+  };
+}

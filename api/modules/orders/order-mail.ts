@@ -1,0 +1,68 @@
+/**
+ * The buyer's order confirmation: queued in the transaction that marks the order paid, once
+ * per order (its dedupe key), with the order's secret link so a buyer without an account can
+ * follow it.
+ */
+import type { Kysely } from 'kysely';
+import { addressLines } from '../../../shared/shop/address.ts';
+import { formatCents } from '../../../shared/money.ts';
+import type { DB } from '../../platform/db/schema.ts';
+import { itemLabel } from '../checkout/service.ts';
+import { orderPagePath } from './order-links.ts';
+import { isMailable, queueMail } from '../../platform/mail/outbox.ts';
+
+export const ORDER_CONFIRMATION_TEMPLATE = 'order-confirmation';
+
+export function orderConfirmationKey(orderId: string): string {
+  return `order-confirmation:${orderId}`;
+}
+
+/**
+ * Queues the confirmation for a paid order; answers false when the order has no email address
+ * or the confirmation was already queued. `db` is the caller's transaction.
+ */
+export async function queueOrderConfirmation(db: Kysely<DB>, publicUrl: string, orderId: string): Promise<boolean> {
+  const order = await db
+    .selectFrom('orders')
+    .select(['id', 'customer_email', 'subtotal_cents', 'shipping_cents', 'total_cents', 'shipping_method', 'shipping_zip', 'shipping_country', 'shipping_name', 'shipping_address'])
+    .where('id', '=', orderId)
+    .executeTakeFirst();
+  if (!order || !isMailable(order.customer_email)) return false;
+  const items = await db
+    .selectFrom('order_items')
+    .select(['product_name', 'colour', 'handle_colour', 'size', 'quantity', 'line_total_cents'])
+    .where('order_id', '=', orderId)
+    .orderBy('position')
+    .execute();
+  const link = `${publicUrl}${await orderPagePath(db, orderId)}`;
+  // Named as on the payment page (itemLabel).
+  const lines = items.map((i) => `  ${i.quantity} x ${itemLabel(i)}: ${formatCents(i.line_total_cents)}`);
+  // Where it goes, as the payment collected it (the order page shows the same).
+  const address = addressLines(order.shipping_address, order.shipping_country);
+  const shipTo = address.length > 0 ? ['Ships to:', ...[order.shipping_name, ...address].filter(Boolean).map((l) => `  ${l}`), ''] : [];
+  const text = [
+    'Thank you for your order!',
+    '',
+    `Order ${order.id}`,
+    '',
+    ...lines,
+    '',
+    `Subtotal: ${formatCents(order.subtotal_cents)}`,
+    `Shipping (${order.shipping_method}, ${order.shipping_country} ${order.shipping_zip}): ${formatCents(order.shipping_cents)}`,
+    `Total: ${formatCents(order.total_cents)}`,
+    '',
+    ...shipTo,
+    'Follow your order, from printing to delivery, here:',
+    link,
+    '',
+    'Keep this link to yourself: anyone who has it can see the order.',
+    '',
+  ].join('\n');
+  return queueMail(db, {
+    to: order.customer_email,
+    template: ORDER_CONFIRMATION_TEMPLATE,
+    subject: `Order confirmed: ${order.id}`,
+    text,
+    dedupeKey: orderConfirmationKey(orderId),
+  });
+}

@@ -1,0 +1,92 @@
+/**
+ * The order's life: every change of status goes through transitionOrder, which locks the
+ * order row, refuses a move the lifecycle does not allow, and writes the status history in
+ * the same transaction. Callers run it inside their own transaction together with the
+ * change's other effects (earnings, jobs, mail), so a status and its effects commit together.
+ *
+ *   pending ──> paid ──> submitted ──> in_production ──> shipped ──> delivered
+ *      │          └─────────┴──────────────┴────────────────┴────────────┴──> refunded
+ *      └──> cancelled (checkout expired)        pending ──> refunded (refund seen before payment)
+ */
+import type { Transaction } from 'kysely';
+import { sql } from 'kysely';
+import type { DB, OrderStatus } from '../../platform/db/schema.ts';
+
+export const ORDER_TRANSITIONS: Readonly<Record<OrderStatus, readonly OrderStatus[]>> = {
+  pending: ['paid', 'cancelled', 'refunded'],
+  paid: ['submitted', 'in_production', 'shipped', 'refunded', 'cancelled'],
+  submitted: ['in_production', 'shipped', 'delivered', 'refunded', 'cancelled'],
+  in_production: ['shipped', 'delivered', 'refunded'],
+  shipped: ['delivered', 'refunded'],
+  delivered: ['refunded'],
+  cancelled: [],
+  refunded: [],
+};
+
+/** Where an order stands in the lifecycle; fulfilment updates arriving late never move it back. */
+export const ORDER_RANK: Readonly<Record<OrderStatus, number>> = {
+  pending: 0,
+  paid: 1,
+  submitted: 2,
+  in_production: 3,
+  shipped: 4,
+  delivered: 5,
+  cancelled: 9,
+  refunded: 9,
+};
+
+export function canTransition(from: OrderStatus, to: OrderStatus): boolean {
+  return ORDER_TRANSITIONS[from].includes(to);
+}
+
+export interface TransitionResult {
+  /** True when this call moved the order; false when the move was not allowed (or already made). */
+  changed: boolean;
+  from: OrderStatus;
+  status: OrderStatus;
+}
+
+export interface TransitionOptions {
+  reason?: string;
+  eventId?: string | null;
+  /** Extra order columns set together with the status (tracking, payment ids...). */
+  set?: Partial<{
+    payment_intent_id: string | null;
+    customer_email: string | null;
+    fulfilment_provider: 'printful' | 'embedded';
+    fulfilment_order_id: string;
+    tracking_url: string | null;
+    tracking_number: string | null;
+    paid_at: Date;
+    refunded_at: Date;
+    shipping_name: string | null;
+    shipping_address: string | null;
+  }>;
+}
+
+/**
+ * Moves an order to `to` if the lifecycle allows it from its current status. Must run inside a
+ * transaction: the row lock serialises concurrent callers, so of many racing deliveries of the
+ * same news exactly one changes the order.
+ */
+export async function transitionOrder(
+  trx: Transaction<DB>,
+  orderId: string,
+  to: OrderStatus,
+  options: TransitionOptions = {},
+): Promise<TransitionResult | null> {
+  const row = await trx.selectFrom('orders').select('status').where('id', '=', orderId).forUpdate().executeTakeFirst();
+  if (!row) return null;
+  const from = row.status;
+  if (!canTransition(from, to)) return { changed: false, from, status: from };
+  await trx
+    .updateTable('orders')
+    .set({ ...options.set, status: to, updated_at: sql<Date>`now()` })
+    .where('id', '=', orderId)
+    .execute();
+  await trx
+    .insertInto('order_status_history')
+    .values({ order_id: orderId, from_status: from, to_status: to, reason: options.reason ?? '', event_id: options.eventId ?? null })
+    .execute();
+  return { changed: true, from, status: to };
+}

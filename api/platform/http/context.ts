@@ -1,0 +1,45 @@
+/**
+ * Decorates the app with its technology parts (database, storage, catalogue), created
+ * outside so the server and the tests choose them; the app closes the database with itself.
+ */
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Kysely } from 'kysely';
+import type { Catalogue } from '../../../shared/catalogue/parse.ts';
+import type { Config } from '../config/config.ts';
+import type { Database } from '../db/database.ts';
+import type { DB } from '../db/schema.ts';
+import { ReadCache } from '../cache/read-cache.ts';
+import type { ObjectStorage } from '../storage/object-storage.ts';
+
+export interface AppContext {
+  config: Config;
+  database: Database;
+  storage: ObjectStorage;
+  catalogue: Catalogue;
+  /** Close the database when the app closes (the server does; tests that share one don't). */
+  ownsDatabase: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    database: Database;
+    db: Kysely<DB>;
+    storage: ObjectStorage;
+    catalogue: Catalogue;
+    readCache: ReadCache;
+  }
+}
+
+async function context(app: FastifyInstance, ctx: AppContext) {
+  app.decorate('config', ctx.config);
+  app.decorate('database', ctx.database);
+  app.decorate('db', ctx.database.db);
+  app.decorate('storage', ctx.storage);
+  app.decorate('catalogue', ctx.catalogue);
+  app.decorate('readCache', new ReadCache(ctx.config.readCacheMs));
+  if (ctx.ownsDatabase) app.addHook('onClose', async () => ctx.database.close());
+}
+
+export default fp(context, { name: 'context' });
