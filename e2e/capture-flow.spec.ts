@@ -11,7 +11,6 @@ import { MAX_SCREENSHOTS } from '../shared/constants.ts';
 import { printFileSize, type Size } from '../shared/print.ts';
 import type { ReplyOf } from '../shared/schemas/route.ts';
 import type { feedRoute, videoRoute } from '../shared/schemas/videos.ts';
-import { CROP_TOOL_TITLE, FEATHER_SUCCESS_MESSAGE, PRINT_DOWNLOAD_NAME } from '../web/components/print-crop/printToolMessages.ts';
 import { storedScreenshot } from './support/qaCapture.ts';
 
 type Video = ReplyOf<typeof videoRoute>['video'];
@@ -195,7 +194,7 @@ test('six screenshots, the limit, delete, crop on the player, print file, and a 
 
   // The print crop tool on a captured frame works on the full-resolution frame, not the slot's preview.
   await page.getByRole('button', { name: 'Crop screenshot 2', exact: true }).click();
-  const frameTool = page.getByRole('dialog', { name: CROP_TOOL_TITLE });
+  const frameTool = page.getByRole('dialog', { name: 'Simple Print Crop Tool' });
   expect(await naturalSize(frameTool.getByRole('img', { name: 'Image to crop' }))).toEqual({ width: facts.width, height: facts.height });
   await frameTool.getByRole('button', { name: 'Cancel', exact: true }).click();
   await expect(frameTool).toBeHidden();
@@ -251,7 +250,7 @@ test('six screenshots, the limit, delete, crop on the player, print file, and a 
 
   // The print crop tool on the crop: feather and print quality for a 4x6 in print.
   await page.getByRole('button', { name: `Crop screenshot ${MAX_SCREENSHOTS}`, exact: true }).click();
-  const dialog = page.getByRole('dialog', { name: CROP_TOOL_TITLE });
+  const dialog = page.getByRole('dialog', { name: 'Simple Print Crop Tool' });
   await expect(dialog).toBeVisible();
   await dialog.getByLabel('Print area').selectOption({ label: '4x6 in' });
   const toolCrop = parseSize(await dialog.getByRole('status', { name: 'Crop size' }).textContent());
@@ -259,10 +258,10 @@ test('six screenshots, the limit, delete, crop on the player, print file, and a 
   await dialog.getByRole('button', { name: 'Apply Feather & Generate Print Quality' }).click();
   await expect(dialog).toBeHidden({ timeout: 25_000 });
   const printFile = page.getByRole('figure', { name: 'Print file' });
-  await expect(printFile).toContainText(FEATHER_SUCCESS_MESSAGE);
+  await expect(printFile).toContainText('Feather effect applied and print quality image generated!');
   await expect(printFile.getByRole('status', { name: 'Print size' })).toHaveText(`${expected.width} × ${expected.height} px`);
   const [download] = await Promise.all([page.waitForEvent('download'), printFile.getByRole('link', { name: 'Download print PNG' }).click()]);
-  expect(download.suggestedFilename()).toBe(PRINT_DOWNLOAD_NAME);
+  expect(download.suggestedFilename()).toBe('framemerch-print.png');
   const meta = await sharp(await download.path()).metadata();
   expect({ format: meta.format, width: meta.width, height: meta.height, hasAlpha: meta.hasAlpha }).toEqual({ format: 'png', ...expected, hasAlpha: true });
   // The print file is not a screenshot.
@@ -299,7 +298,7 @@ test('Apply Crop from the print crop tool adds the crop as a new screenshot; Can
   await expect(shots(page)).toHaveCount(1);
 
   await page.getByRole('button', { name: 'Crop screenshot 1', exact: true }).click();
-  const dialog = page.getByRole('dialog', { name: CROP_TOOL_TITLE });
+  const dialog = page.getByRole('dialog', { name: 'Simple Print Crop Tool' });
   const crop = parseSize(await dialog.getByRole('status', { name: 'Crop size' }).textContent());
   await dialog.getByRole('button', { name: 'Apply Crop', exact: true }).click();
   await expect(dialog).toBeHidden();

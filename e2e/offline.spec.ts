@@ -7,7 +7,6 @@ import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { printFileSize } from '../shared/print.ts';
 import type { ReplyOf } from '../shared/schemas/route.ts';
 import type { feedRoute, videoRoute } from '../shared/schemas/videos.ts';
-import { FEATHER_SUCCESS_MESSAGE } from '../web/components/print-crop/printToolMessages.ts';
 import type { OfflineStatus } from '../web/sw/sw.ts';
 import { downloadPng, openTool, parseSize } from './support/printTool.ts';
 
@@ -58,7 +57,7 @@ test('the crop tool opens and makes a 300 DPI print file with no network', async
   const crop = parseSize(await dialog.getByRole('status', { name: 'Crop size' }).textContent());
   const expected = printFileSize(crop, { widthIn: 12, heightIn: 16 }, 300);
   await dialog.getByRole('button', { name: 'Apply Feather & Generate Print Quality' }).click();
-  await expect(page.getByText(FEATHER_SUCCESS_MESSAGE)).toBeVisible({ timeout: 25_000 });
+  await expect(page.getByText('Feather effect applied and print quality image generated!')).toBeVisible({ timeout: 25_000 });
   await expect(page.getByRole('figure', { name: 'After' })).toContainText(`${expected.width} × ${expected.height} px`);
 
   const png = await downloadPng(page);

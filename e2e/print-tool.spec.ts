@@ -4,13 +4,12 @@
  */
 import { expect, test } from '@playwright/test';
 import { printFileSize } from '../shared/print.ts';
-import { FEATHER_SUCCESS_MESSAGE, INVALID_IMAGE_MESSAGE } from '../web/components/print-crop/printToolMessages.ts';
 import { downloadPng, openTool, parsePosition, parseSize } from './support/printTool.ts';
 
 test('a file that is not an image is refused', async ({ page }) => {
   await page.goto('/test-crop-tool');
   await page.getByLabel('Choose an image').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
-  await expect(page.getByRole('alert')).toHaveText(INVALID_IMAGE_MESSAGE);
+  await expect(page.getByRole('alert')).toHaveText('Please select a valid image file');
   await expect(page.getByRole('button', { name: 'Open Crop Tool' })).toBeDisabled();
 });
 
@@ -36,7 +35,7 @@ test('the print file is feathered, sized for the T-shirt area and downloads as a
   const expected = printFileSize(crop, { widthIn: 12, heightIn: 16 }, 300);
 
   await dialog.getByRole('button', { name: 'Apply Feather & Generate Print Quality' }).click();
-  await expect(page.getByText(FEATHER_SUCCESS_MESSAGE)).toBeVisible({ timeout: 25_000 });
+  await expect(page.getByText('Feather effect applied and print quality image generated!')).toBeVisible({ timeout: 25_000 });
   await expect(dialog).toBeHidden();
   const after = page.getByRole('figure', { name: 'After' });
   await expect(after).toContainText(`${expected.width} × ${expected.height} px`);
@@ -102,7 +101,7 @@ test('without OffscreenCanvas the print file is made by the server', async ({ pa
   const served = page.waitForResponse((r) => r.url().endsWith('/api/process-thumbnail-print-quality'));
   await dialog.getByRole('button', { name: 'Apply Feather & Generate Print Quality' }).click();
   expect((await served).status()).toBe(200);
-  await expect(page.getByText(FEATHER_SUCCESS_MESSAGE)).toBeVisible({ timeout: 25_000 });
+  await expect(page.getByText('Feather effect applied and print quality image generated!')).toBeVisible({ timeout: 25_000 });
   await expect(page.getByRole('figure', { name: 'After' })).toContainText(`${expected.width} × ${expected.height} px`);
   const meta = await (await downloadPng(page)).metadata();
   expect({ width: meta.width, height: meta.height, hasAlpha: meta.hasAlpha }).toEqual({ ...expected, hasAlpha: true });
@@ -118,5 +117,5 @@ test('Cancel while the print file is being made throws the work away', async ({ 
   // Long enough for the (aborted) work to have finished had it not been thrown away.
   await page.waitForTimeout(1500);
   await expect(page.getByRole('figure', { name: 'After' })).toHaveCount(0);
-  await expect(page.getByText(FEATHER_SUCCESS_MESSAGE)).toHaveCount(0);
+  await expect(page.getByText('Feather effect applied and print quality image generated!')).toHaveCount(0);
 });

@@ -3,7 +3,6 @@ import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import type { Size } from '../../shared/print.ts';
-import { CROP_TOOL_TITLE } from '../../web/components/print-crop/printToolMessages.ts';
 
 export const THUMBNAIL = path.resolve(import.meta.dirname, '../../.cache/test-media/thumbnail.jpg');
 
@@ -25,7 +24,7 @@ export async function openTool(page: Page) {
   await page.getByLabel('Choose an image').setInputFiles(THUMBNAIL);
   await expect(page.getByRole('figure', { name: 'Before' })).toContainText('640 × 360 px');
   await page.getByRole('button', { name: 'Open Crop Tool' }).click();
-  const dialog = page.getByRole('dialog', { name: CROP_TOOL_TITLE });
+  const dialog = page.getByRole('dialog', { name: 'Simple Print Crop Tool' });
   await expect(dialog).toBeVisible();
   return dialog;
 }

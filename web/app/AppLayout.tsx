@@ -2,6 +2,7 @@ import { Suspense } from 'react';
 import { Outlet } from 'react-router';
 import { StatusMessage } from '../components/StatusMessage.tsx';
 import { Footer } from '../features/layout/Footer.tsx';
+import { CartButton } from '../features/cart/CartButton.tsx';
 import { Navbar } from '../features/layout/Navbar.tsx';
 import { Sidebar } from '../features/layout/Sidebar.tsx';
 import './AppLayout.css';
@@ -13,7 +14,7 @@ export function AppLayout() {
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      <Navbar />
+      <Navbar cartButton={<CartButton />} />
       <div className="app__body">
         <Sidebar />
         <div className="app__column">

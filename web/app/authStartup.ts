@@ -5,7 +5,7 @@
 import type { createBrowserRouter } from 'react-router';
 import { authPagePath, returnPathOf } from '../lib/paths.ts';
 import { hasAnyParam, readSignInReturn, withoutParams } from '../lib/signInReturn.ts';
-import { clearLegacyAuthKeys, useAuth } from '../lib/useAuth.ts';
+import { clearLegacyAuthKeys, useAuth } from '../stores/useAuth.ts';
 
 type AppRouter = ReturnType<typeof createBrowserRouter>;
 

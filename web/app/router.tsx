@@ -5,7 +5,7 @@ import { RouteError } from './RouteError.tsx';
 
 // Every page is its own chunk; the shell (navbar, sidebar, footer) is in the entry.
 const HomePage = lazyPage(() => import('../features/feed/HomePage.tsx'), 'HomePage');
-const VideoPage = lazyPage(() => import('../features/player/VideoPage.tsx'), 'VideoPage');
+const VideoRoute = lazyPage(() => import('./routes/VideoRoute.tsx'), 'VideoRoute');
 const PrivacyPolicyPage = lazyPage(() => import('../features/legal/PrivacyPolicyPage.tsx'), 'PrivacyPolicyPage');
 const TermsOfServicePage = lazyPage(() => import('../features/legal/TermsOfServicePage.tsx'), 'TermsOfServicePage');
 const ComingSoonPage = lazyPage(() => import('../features/coming-soon/ComingSoonPage.tsx'), 'ComingSoonPage');
@@ -16,9 +16,9 @@ const ChannelPage = lazyPage(() => import('../features/channel/ChannelPage.tsx')
 const ProfilePage = lazyPage(() => import('../features/channel/ProfilePage.tsx'), 'ProfilePage');
 const SearchPage = lazyPage(() => import('../features/channel/SearchPage.tsx'), 'SearchPage');
 const DashboardPage = lazyPage(() => import('../features/studio/DashboardPage.tsx'), 'DashboardPage');
-const TestCropToolPage = lazyPage(() => import('../features/print-tool/TestCropToolPage.tsx'), 'TestCropToolPage');
-const MerchandisePage = lazyPage(() => import('../features/shop/MerchandisePage.tsx'), 'MerchandisePage');
-const ProductPage = lazyPage(() => import('../features/shop/ProductPage.tsx'), 'ProductPage');
+const TestCropToolPage = lazyPage(() => import('../features/print-crop/TestCropToolPage.tsx'), 'TestCropToolPage');
+const MerchandiseRoute = lazyPage(() => import('./routes/MerchandiseRoute.tsx'), 'MerchandiseRoute');
+const ProductRoute = lazyPage(() => import('./routes/ProductRoute.tsx'), 'ProductRoute');
 const CheckoutPage = lazyPage(() => import('../features/checkout/CheckoutPage.tsx'), 'CheckoutPage');
 const SuccessPage = lazyPage(() => import('../features/checkout/SuccessPage.tsx'), 'SuccessPage');
 const OrderPage = lazyPage(() => import('../features/checkout/OrderPage.tsx'), 'OrderPage');
@@ -35,7 +35,7 @@ export const routes: RouteObject[] = [
         ErrorBoundary: RouteError,
         children: [
           { index: true, Component: HomePage },
-          { path: 'video/:categoryId/:videoId', Component: VideoPage },
+          { path: 'video/:categoryId/:videoId', Component: VideoRoute },
           { path: 'upload', Component: UploadPage },
           { path: 'channel/:channelName', Component: ChannelPage },
           { path: 'profile/:username', Component: ProfilePage },
@@ -49,10 +49,10 @@ export const routes: RouteObject[] = [
           { path: 'signup', Component: LoginPage },
           { path: 'dev/mail', Component: DevMailPage },
           { path: 'test-crop-tool', Component: TestCropToolPage },
-          { path: 'merchandise', Component: MerchandisePage },
+          { path: 'merchandise', Component: MerchandiseRoute },
           // One screen: browsing a category before any screenshot exists, or a merch product.
-          { path: 'product/browse', Component: ProductPage },
-          { path: 'product/:productId', Component: ProductPage },
+          { path: 'product/browse', Component: ProductRoute },
+          { path: 'product/:productId', Component: ProductRoute },
           { path: 'checkout', Component: CheckoutPage },
           { path: 'success', Component: SuccessPage },
           // The buyer's order, from the secret link (?token=) in the confirmation email.

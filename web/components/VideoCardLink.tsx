@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { formatViews, relativeTime } from '../../shared/format.ts';
 import type { VideoCard } from '../../shared/schemas/videos.ts';
 import { videoPath } from '../lib/paths.ts';
-import { formatDuration } from './formatDuration.ts';
+import { formatDuration } from '../lib/formatDuration.ts';
 import { Icon } from './Icon.tsx';
 import './VideoCardLink.css';
 

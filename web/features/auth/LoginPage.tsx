@@ -1,10 +1,10 @@
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { safeReturnPath } from '../../../shared/safe-return.ts';
 import { AUTH_MESSAGES } from '../../../shared/schemas/auth.ts';
-import { AuthForm } from '../../components/auth/AuthForm.tsx';
+import { AuthForm } from './AuthForm.tsx';
 import { authPagePath } from '../../lib/paths.ts';
 import { signInHref } from '../../lib/signInHref.ts';
-import { useAuth } from '../../lib/useAuth.ts';
+import { useAuth } from '../../stores/useAuth.ts';
 import { useDocumentTitle } from '../../lib/useDocumentTitle.ts';
 import './LoginPage.css';
 

@@ -1,8 +1,8 @@
 import { Navigate, useParams } from 'react-router';
 import { profileRoute } from '../../../shared/schemas/channels.ts';
 import { request } from '../../lib/api.ts';
-import { isCreator } from '../../lib/roles.ts';
-import { useAuth } from '../../lib/useAuth.ts';
+import { isCreator } from '../../stores/roles.ts';
+import { useAuth } from '../../stores/useAuth.ts';
 import { profileFailure } from './creatorFailure.ts';
 import { CreatorPage } from './CreatorPage.tsx';
 

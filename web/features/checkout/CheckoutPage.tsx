@@ -9,11 +9,10 @@ import {
   placeOrderRoute,
   type CheckoutCountry,
 } from '../../../shared/schemas/checkout.ts';
-import { optionsText } from '../../components/cart/CartModal.tsx';
 import { StatusMessage } from '../../components/StatusMessage.tsx';
 import { request } from '../../lib/api.ts';
-import { cartDisplayTotalCents, type CartItem } from '../../lib/cart/cartRecord.ts';
-import { useCart } from '../../lib/cart/cartStore.ts';
+import { cartDisplayTotalCents, optionsText, type CartItem } from '../../stores/cart/cartRecord.ts';
+import { useCart } from '../../stores/cart/cartStore.ts';
 import { useDocumentTitle } from '../../lib/useDocumentTitle.ts';
 import { attemptKey, checkoutBody, checkoutErrorMessage, continueShoppingPath, COUNTRY_NAMES, newIdempotencyKey, placeOrderCheck } from './checkoutLogic.ts';
 import { CheckoutSteps } from './CheckoutSteps.tsx';

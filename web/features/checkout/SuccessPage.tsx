@@ -4,7 +4,7 @@ import { checkoutSessionRoute } from '../../../shared/schemas/checkout.ts';
 import { StatusMessage } from '../../components/StatusMessage.tsx';
 import { request } from '../../lib/api.ts';
 import { isApiError } from '../../lib/ApiError.ts';
-import { useCart } from '../../lib/cart/cartStore.ts';
+import { useCart } from '../../stores/cart/cartStore.ts';
 import { useDocumentTitle } from '../../lib/useDocumentTitle.ts';
 import { CheckoutSteps } from './CheckoutSteps.tsx';
 import { isSessionId, orderStatusLabel, sameSitePath, SESSION_POLL_MS, SESSION_WAIT_MS } from './orderView.ts';

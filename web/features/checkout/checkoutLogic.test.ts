@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CHECKOUT_MESSAGES } from '../../../shared/schemas/checkout.ts';
 import { ApiError } from '../../lib/ApiError.ts';
-import type { CartItem } from '../../lib/cart/cartRecord.ts';
+import type { CartItem } from '../../stores/cart/cartRecord.ts';
 import {
   attemptKey,
   checkoutBody,

@@ -6,7 +6,7 @@
  */
 import { CHECKOUT_MESSAGES, ZIP_AUTO_LENGTH, type CheckoutBody, type CheckoutCountry } from '../../../shared/schemas/checkout.ts';
 import { isApiError, isTimeoutError } from '../../lib/ApiError.ts';
-import type { CartItem } from '../../lib/cart/cartRecord.ts';
+import type { CartItem } from '../../stores/cart/cartRecord.ts';
 
 export { COUNTRY_NAMES } from '../../../shared/schemas/checkout.ts';
 

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { calculateShippingRoute, SHIPPING_AUTO_DELAY_MS, type CheckoutCountry } from '../../../shared/schemas/checkout.ts';
 import { request } from '../../lib/api.ts';
 import { isAbortError } from '../../lib/ApiError.ts';
-import type { CartItem } from '../../lib/cart/cartRecord.ts';
+import type { CartItem } from '../../stores/cart/cartRecord.ts';
 import { parseShippingReply, quoteKey, shippingBody, shippingErrorMessage, shippingFor, shippingReducer, shouldAutoCalculate, type ShippingState } from './checkoutLogic.ts';
 
 /** A quote waits this long at most; then it is a network failure. */

@@ -1,5 +1,5 @@
 import { VIDEO_CATEGORIES } from '../../../shared/categories.ts';
-import type { FeedCategory } from '../../lib/useBrowse.ts';
+import type { FeedCategory } from '../../stores/useBrowse.ts';
 import './CategoryChips.css';
 
 const CHIPS: ReadonlyArray<{ slug: FeedCategory; name: string }> = [{ slug: 'all', name: 'All' }, ...VIDEO_CATEGORIES];

@@ -1,5 +1,5 @@
 import { StepFlow } from '../../components/StepFlow.tsx';
-import { useBrowse } from '../../lib/useBrowse.ts';
+import { useBrowse } from '../../stores/useBrowse.ts';
 import { useDocumentTitle } from '../../lib/useDocumentTitle.ts';
 import { CategoryChips } from './CategoryChips.tsx';
 import { VideoGrid } from './VideoGrid.tsx';

@@ -1,6 +1,6 @@
 import { StatusMessage } from '../../components/StatusMessage.tsx';
 import { VideoCardList } from '../../components/VideoCardList.tsx';
-import type { FeedCategory } from '../../lib/useBrowse.ts';
+import type { FeedCategory } from '../../stores/useBrowse.ts';
 import { useFeed } from './useFeed.ts';
 import './VideoGrid.css';
 

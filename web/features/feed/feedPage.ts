@@ -1,7 +1,7 @@
 import type { QueryOf, ReplyOf } from '../../../shared/schemas/route.ts';
 import type { feedRoute } from '../../../shared/schemas/videos.ts';
 import { FEED_PAGE_SIZE } from '../../../shared/constants.ts';
-import type { FeedCategory } from '../../lib/useBrowse.ts';
+import type { FeedCategory } from '../../stores/useBrowse.ts';
 
 export type FeedReply = ReplyOf<typeof feedRoute>;
 export type FeedVideo = FeedReply['videos'][number];

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { feedRoute } from '../../../shared/schemas/videos.ts';
 import { request } from '../../lib/api.ts';
 import { isAbortError } from '../../lib/ApiError.ts';
-import type { FeedCategory } from '../../lib/useBrowse.ts';
+import type { FeedCategory } from '../../stores/useBrowse.ts';
 import { appendPage, feedQuery, type FeedVideo } from './feedPage.ts';
 
 export interface FeedState {

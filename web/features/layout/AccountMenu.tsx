@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Avatar } from '../../components/Avatar.tsx';
-import { useAuth, type SessionUser } from '../../lib/useAuth.ts';
+import { useAuth, type SessionUser } from '../../stores/useAuth.ts';
 import './AccountMenu.css';
 
 const CONFIRM_DELETE = 'Are you sure you want to delete your account? This action cannot be undone.';

@@ -1,7 +1,7 @@
 import { Link, useLocation } from 'react-router';
 import { returnPathOf } from '../../lib/paths.ts';
 import { signInHref } from '../../lib/signInHref.ts';
-import { useAuth } from '../../lib/useAuth.ts';
+import { useAuth } from '../../stores/useAuth.ts';
 import { AccountMenu } from './AccountMenu.tsx';
 
 /**

@@ -1,16 +1,15 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { CartButton } from '../../components/cart/CartButton.tsx';
 import { Icon } from '../../components/Icon.tsx';
-import { useAuth } from '../../lib/useAuth.ts';
-import { useBrowse } from '../../lib/useBrowse.ts';
-import { useLayout } from '../../lib/useLayout.ts';
+import { useAuth } from '../../stores/useAuth.ts';
+import { useBrowse } from '../../stores/useBrowse.ts';
+import { useLayout } from './useLayout.ts';
 import { AuthActions } from './AuthActions.tsx';
 import { Logo } from './Logo.tsx';
 import { SearchForm } from './SearchForm.tsx';
 import './Navbar.css';
 
-export function Navbar() {
+export function Navbar({ cartButton }: { cartButton: ReactNode }) {
   const sidebarOpen = useLayout((s) => s.sidebarOpen);
   const toggleSidebar = useLayout((s) => s.toggleSidebar);
   const resetBrowse = useBrowse((s) => s.reset);
@@ -46,7 +45,7 @@ export function Navbar() {
         <button type="button" className="icon-button navbar__search-open" aria-label="Open search" onClick={() => setSearchOpen(true)}>
           <Icon name="search" />
         </button>
-        <CartButton />
+        {cartButton}
         {!signInPending && (
           <Link to="/upload" className="icon-button" aria-label="Upload">
             <Icon name="upload" />

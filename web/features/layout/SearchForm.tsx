@@ -1,7 +1,7 @@
 import { useRef, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { Icon } from '../../components/Icon.tsx';
-import { useBrowse } from '../../lib/useBrowse.ts';
+import { useBrowse } from '../../stores/useBrowse.ts';
 import { searchTarget } from './searchTarget.ts';
 
 interface SearchFormProps {

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { Link, NavLink } from 'react-router';
 import { Avatar } from '../../components/Avatar.tsx';
 import { profilePath } from '../../lib/paths.ts';
-import { isMobileViewport, useLayout } from '../../lib/useLayout.ts';
+import { isMobileViewport, useLayout } from './useLayout.ts';
 import { useNewestCreators } from './useNewestCreators.ts';
 import './Sidebar.css';
 

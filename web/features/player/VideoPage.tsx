@@ -1,20 +1,22 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { StatusMessage } from '../../components/StatusMessage.tsx';
 import { useDocumentTitle } from '../../lib/useDocumentTitle.ts';
 import { useRecordView } from './useRecordView.ts';
 import { useVideo, type VideoDetail } from './useVideo.ts';
-import { CaptureWorkspace } from './CaptureWorkspace.tsx';
 import './VideoPage.css';
 
+/** What the page shows around a loaded video (the app layer's capture workspace), given its counted views. */
+type Workspace = (video: VideoDetail, viewCount: number | null) => ReactNode;
+
 /** /video/:categoryId/:videoId. The category in the path is only for the address; the id decides. */
-export function VideoPage() {
+export function VideoPage({ workspace }: { workspace: Workspace }) {
   const videoId = useParams().videoId?.trim() ?? '';
   if (videoId === '') return <StatusMessage kind="info" title="No video selected." />;
-  return <VideoView videoId={videoId} />;
+  return <VideoView videoId={videoId} workspace={workspace} />;
 }
 
-function VideoView({ videoId }: { videoId: string }) {
+function VideoView({ videoId, workspace }: { videoId: string; workspace: Workspace }) {
   const [attempt, setAttempt] = useState(0);
   const state = useVideo(videoId, attempt);
   useDocumentTitle(state.status === 'ready' ? state.video.title : null);
@@ -38,11 +40,11 @@ function VideoView({ videoId }: { videoId: string }) {
       );
   }
 
-  return <VideoReady key={state.video.id} video={state.video} />;
+  return <VideoReady key={state.video.id} video={state.video} workspace={workspace} />;
 }
 
 /** A loaded video; mounted once per video, so its view is counted once. */
-function VideoReady({ video }: { video: VideoDetail }) {
+function VideoReady({ video, workspace }: { video: VideoDetail; workspace: Workspace }) {
   const views = useRecordView(video.id);
-  return <CaptureWorkspace video={video} viewCount={views} />;
+  return workspace(video, views);
 }

@@ -1,14 +1,15 @@
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState, type ComponentType } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { StatusMessage } from '../../components/StatusMessage.tsx';
-import { useAuth } from '../../lib/useAuth.ts';
+import { useAuth, type SessionUser } from '../../stores/useAuth.ts';
 import { useDocumentTitle } from '../../lib/useDocumentTitle.ts';
-import { createProduct } from '../../lib/merch/createProduct.ts';
+import { createProduct } from './createProduct.ts';
 import { browsePath, CATEGORY_CHOICES, type CategoryChoice } from './merchCategories.ts';
 import { readPendingMerch } from './pendingRecord.ts';
 import './MerchandisePage.css';
 
-const AuthModal = lazy(async () => ({ default: (await import('../../components/auth/AuthModal.tsx')).AuthModal }));
+/** The sign-in modal, handed in by the app layer (it belongs to auth); loaded when first opened. */
+export type AuthModalComponent = ComponentType<{ onClose: () => void; onSuccess: (user: SessionUser) => void }>;
 
 type Work = { status: 'idle' } | { status: 'creating'; category: CategoryChoice } | { status: 'error'; message: string };
 
@@ -17,7 +18,7 @@ type Work = { status: 'idle' } | { status: 'creating'; category: CategoryChoice 
  * screenshots become a product of that category and the browser goes to its page, or, with
  * nothing pending, the category's products are shown for browsing.
  */
-export function MerchandisePage() {
+export function MerchandisePage({ AuthModal }: { AuthModal: AuthModalComponent }) {
   useDocumentTitle('Merchandise');
   const authStatus = useAuth((s) => s.status);
   const user = useAuth((s) => s.user);

@@ -4,7 +4,7 @@ import type { CatalogueProductReply } from '../../../shared/schemas/catalogue.ts
 import type { MerchProductReply } from '../../../shared/schemas/products.ts';
 import type { Size } from '../../../shared/print.ts';
 import type { VariantChoice } from '../../../shared/shop/variants.ts';
-import { useCart } from '../../lib/cart/cartStore.ts';
+import { useCart } from '../../stores/cart/cartStore.ts';
 import { MockupCanvas } from './MockupCanvas.tsx';
 import { cartItemFor, type ScreenshotChoice } from './productPage.ts';
 import { areaInSize, firstChoice, mockupShapeOf, photoPrintStatus, priceInSize, printQualityNote, qualityInSize } from './productOptions.ts';

@@ -9,13 +9,13 @@ import { ProductCard } from './ProductCard.tsx';
 import { productRequestOf, type ProductData } from './productFetch.ts';
 import { choiceOf, defaultSelection, screenshotChoices, type ScreenshotSelection } from './productPage.ts';
 import { ScreenshotPicker } from './ScreenshotPicker.tsx';
-import { ShopActions } from './ShopActions.tsx';
+import { ShopActions, type CartModalComponent } from './ShopActions.tsx';
 import { useLoadedImage } from './useLoadedImage.ts';
 import { useProductData } from './useProductData.ts';
 import './ProductPage.css';
 
 /** /product/{productId} and /product/browse: one screen, told apart by the path. */
-export function ProductPage() {
+export function ProductPage({ CartModal }: { CartModal: CartModalComponent }) {
   const { productId } = useParams();
   const [search] = useSearchParams();
   const req = productRequestOf(productId, search);
@@ -46,10 +46,22 @@ export function ProductPage() {
       </StatusMessage>
     );
   }
-  return <ProductView data={state.data} stale={state.stale} refreshError={state.refreshError} onRetry={retry} />;
+  return <ProductView data={state.data} stale={state.stale} refreshError={state.refreshError} onRetry={retry} CartModal={CartModal} />;
 }
 
-function ProductView({ data, stale, refreshError, onRetry }: { data: ProductData; stale: boolean; refreshError: string | null; onRetry: () => void }) {
+function ProductView({
+  data,
+  stale,
+  refreshError,
+  onRetry,
+  CartModal,
+}: {
+  data: ProductData;
+  stale: boolean;
+  refreshError: string | null;
+  onRetry: () => void;
+  CartModal: CartModalComponent;
+}) {
   const merch = data.product;
   const choices = merch ? screenshotChoices(merch) : [];
   const [picked, setPicked] = useState<{ id: string; selection: ScreenshotSelection } | null>(null);
@@ -77,7 +89,7 @@ function ProductView({ data, stale, refreshError, onRetry }: { data: ProductData
           </h1>
           {merch && <p className="product-page__byline">by {merch.creator_name} · {categoryLabel}</p>}
         </div>
-        <ShopActions label="Cart actions" />
+        <ShopActions label="Cart actions" CartModal={CartModal} />
       </header>
 
       {stale && refreshError && (
@@ -124,7 +136,7 @@ function ProductView({ data, stale, refreshError, onRetry }: { data: ProductData
         </div>
       )}
 
-      <ShopActions label="Cart actions (bottom)" />
+      <ShopActions label="Cart actions (bottom)" CartModal={CartModal} />
     </section>
   );
 }

@@ -1,12 +1,13 @@
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState, type ComponentType } from 'react';
 import { Link } from 'react-router';
-import { cartCount } from '../../lib/cart/cartRecord.ts';
-import { useCart } from '../../lib/cart/cartStore.ts';
+import { cartCount } from '../../stores/cart/cartRecord.ts';
+import { useCart } from '../../stores/cart/cartStore.ts';
 
-const CartModal = lazy(async () => ({ default: (await import('../../components/cart/CartModal.tsx')).CartModal }));
+/** The cart modal, handed in by the app layer (it belongs to the cart); loaded when first opened. */
+export type CartModalComponent = ComponentType<{ onClose: () => void }>;
 
 /** View Cart (opens the cart modal) and Checkout, shown at the top and the bottom of the product page. */
-export function ShopActions({ label }: { label: string }) {
+export function ShopActions({ label, CartModal }: { label: string; CartModal: CartModalComponent }) {
   const count = useCart((s) => cartCount(s.items));
   const [open, setOpen] = useState(false);
   return (

@@ -1,5 +1,5 @@
-import { idbPersistence, usePendingMerch } from '../../lib/pendingMerch.ts';
-import { parseStored, type PendingMerch } from '../../lib/pendingMerchRecord.ts';
+import { idbPersistence, usePendingMerch } from '../../stores/pendingMerch.ts';
+import { parseStored, type PendingMerch } from '../../stores/pendingMerchRecord.ts';
 
 /**
  * The viewer's pending merch: the one the video page has open in this tab, else the one it

@@ -3,11 +3,11 @@
  * the shop arithmetic in shared/shop: its price in a size, how a screenshot prints on it, its
  * default variant and the outline its mockup takes. Prices stay integer cents throughout.
  */
-import { printAreaFor, type Area, type CatalogueProduct } from '../../../shared/catalogue/parse.ts';
+import printSizesText from '../../../shared/catalogue/print-sizes.tsv?raw';
+import { parsePrintSizes, printAreaFor, type Area, type CatalogueProduct } from '../../../shared/catalogue/parse.ts';
 import { isMerchCategory } from '../../../shared/categories.ts';
 import type { CatalogueProductReply } from '../../../shared/schemas/catalogue.ts';
 import { printStatus, type PrintStatus, type Size } from '../../../shared/print.ts';
-import { PRINT_TARGETS } from '../../components/print-crop/printTargets.ts';
 import { LOW_DPI_THRESHOLD, printQuality, unitPriceCents, type PrintQuality } from '../../../shared/shop/pricing.ts';
 import { defaultVariant, variantId, type VariantChoice } from '../../../shared/shop/variants.ts';
 import { shapeOf, type MockupShape } from './mockupShapes.ts';
@@ -16,6 +16,9 @@ type ShopProduct = Pick<
   CatalogueProduct,
   'sku' | 'category' | 'priceCents' | 'sizes' | 'sizeSurchargesCents' | 'colours' | 'handleColours' | 'printAreas'
 >;
+
+/** The print targets of shared/catalogue/print-sizes.tsv, the sizes a product's print is judged against. */
+const PRINT_TARGETS = parsePrintSizes(printSizesText);
 
 const area = (a: { width_in: number; height_in: number }): Area => ({ widthIn: a.width_in, heightIn: a.height_in });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseCatalogueReply } from './testCatalogue.ts';
 import type { MerchProductReply } from '../../../shared/schemas/products.ts';
-import { parseItem } from '../../lib/cart/cartRecord.ts';
+import { parseItem } from '../../stores/cart/cartRecord.ts';
 import { cartItemFor, choiceOf, defaultSelection, screenshotChoices } from './productPage.ts';
 
 const merch = (over: Partial<MerchProductReply> = {}): MerchProductReply => ({

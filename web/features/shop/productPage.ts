@@ -6,7 +6,7 @@ import type { CatalogueProductReply } from '../../../shared/schemas/catalogue.ts
 import type { MerchProductReply } from '../../../shared/schemas/products.ts';
 import type { Size } from '../../../shared/print.ts';
 import type { VariantChoice } from '../../../shared/shop/variants.ts';
-import type { NewCartItem } from '../../lib/cart/cartStore.ts';
+import type { NewCartItem } from '../../stores/cart/cartStore.ts';
 import { priceInSize, variantOf } from './productOptions.ts';
 
 export type ScreenshotSelection = 'thumbnail' | number;

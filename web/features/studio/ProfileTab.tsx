@@ -8,7 +8,7 @@ import { isApiError } from '../../lib/ApiError.ts';
 import { profilePath } from '../../lib/paths.ts';
 import { uploadWithProgress } from '../../lib/uploadWithProgress.ts';
 import { useApiRead } from '../../lib/useApiRead.ts';
-import { useAuth } from '../../lib/useAuth.ts';
+import { useAuth } from '../../stores/useAuth.ts';
 import { checkProfileImage } from './studioChecks.ts';
 
 /** The navbar shows the signed-in user's name and picture; ask the server for them again after a change. */

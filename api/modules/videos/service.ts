@@ -1,0 +1,75 @@
+/**
+ * Videos: the one lookup of a visible video (by id or storage key), a viewer's view counted
+ * once, a creator's own list, deleting a video with its files, and the creator's tier.
+ */
+import type { Kysely } from 'kysely';
+import type { DB } from '../../platform/db/schema.ts';
+import type { PendingObjects, StoredFile } from '../../platform/storage/pending-objects.ts';
+import * as repo from './repository.ts';
+import type { VideoRow } from './repository.ts';
+
+export type { FeedRow, VideoRow } from './repository.ts';
+
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A video anyone may watch, by id or by storage key; undefined when there is none (or the id is no UUID). */
+export async function findVisibleVideo(db: Kysely<DB>, ref: { id: string } | { key: string }): Promise<VideoRow | undefined> {
+  if ('id' in ref && !UUID.test(ref.id)) return undefined;
+  const row = await repo.findVideo(db, ref);
+  return row?.visible ? row : undefined;
+}
+
+/** Like findVisibleVideo, but null when a storage key names no video at all. */
+export async function findVideoForInfo(db: Kysely<DB>, ref: { id: string } | { key: string }): Promise<VideoRow | undefined | null> {
+  if ('id' in ref) return findVisibleVideo(db, ref);
+  const row = await repo.findVideo(db, ref);
+  if (!row) return null;
+  return row.visible ? row : undefined;
+}
+
+/** Counts a view once per viewer: counted is true when this viewer had not been counted yet. */
+export async function recordView(db: Kysely<DB>, videoId: string, viewerKey: string): Promise<{ counted: boolean; viewCount: number }> {
+  return db.transaction().execute(async (trx) => {
+    const counted = await repo.insertView(trx, videoId, viewerKey);
+    const viewCount = counted ? await repo.incrementViewCount(trx, videoId) : await repo.readViewCount(trx, videoId);
+    return { counted, viewCount };
+  });
+}
+
+/** A creator's visible videos for their channel and profile, newest first. */
+export function listChannelVideos(db: Kysely<DB>, userId: string) {
+  return repo.listChannelVideos(db, userId);
+}
+
+/** All of a creator's own videos, whatever their status. */
+export function listOwnVideos(db: Kysely<DB>, userId: string) {
+  return repo.listOwnVideos(db, userId);
+}
+
+export type Tier = 'free' | 'pro';
+
+export async function tierOf(db: Kysely<DB>, userId: string): Promise<Tier> {
+  const sub = await repo.findSubscription(db, userId);
+  return sub?.tier === 'pro' && (sub.status === 'active' || sub.status === 'trialing') ? 'pro' : 'free';
+}
+
+export interface DeleteDeps {
+  db: Kysely<DB>;
+  pending: PendingObjects;
+}
+
+/** Deletes a video and its files; 'not-found' or 'forbidden' when it may not. */
+export async function deleteVideo(deps: DeleteDeps, actor: { id: string; is_admin: boolean }, id: string): Promise<'deleted' | 'not-found' | 'forbidden'> {
+  const video = await repo.findVideoFiles(deps.db, id);
+  if (!video) return 'not-found';
+  if (video.user_id !== actor.id && !actor.is_admin) return 'forbidden';
+  const files: StoredFile[] = [{ bucket: 'videos', key: video.video_key }];
+  for (const k of new Set([video.thumbnail_key, video.poster_key])) if (k) files.push({ bucket: 'thumbnails', key: k });
+  // The files become pending with the row's deletion, so a crash before they are removed leaves them to the sweep.
+  await deps.db.transaction().execute(async (trx) => {
+    await repo.deleteVideoRow(trx, video.id);
+    await repo.retireFiles(trx, files, deps.pending.instanceId);
+  });
+  await deps.pending.discard(files);
+  return 'deleted';
+}

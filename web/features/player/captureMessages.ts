@@ -1,5 +1,0 @@
-/** Spec section 8 texts of the video page's screenshots and crop. */
-export { MAX_SCREENSHOTS_MESSAGE } from '../../lib/pendingMerchRecord.ts';
-export const CAPTURE_FAILED_MESSAGE = 'Failed to capture screenshot. Please try again.';
-export const VIDEO_URL_MISSING_MESSAGE = 'Video URL not available. Please try again.';
-export { CROP_FAILED_MESSAGE } from '../../components/print-crop/printToolMessages.ts';
