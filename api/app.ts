@@ -1,6 +1,8 @@
 /**
- * The FrameMerch API as a Fastify plugin. It never listens: server.ts does, and tests drive
- * it through inject(). Technology parts arrive ready-made in the context (see bootstrap.ts).
+ * The FrameMerch API as a Fastify plugin, and the one place its parts are wired together:
+ * platform plugins, the outside services (integrations/, each its real adapter or its embedded
+ * twin by configuration) and each module's routes. It never listens: server.ts does, and tests
+ * drive it through inject(). Technology parts arrive ready-made in the context (see bootstrap.ts).
  */
 import compress from '@fastify/compress';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -8,37 +10,43 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { randomUUID } from 'node:crypto';
 import fp from 'fastify-plugin';
 import auth from './platform/http/auth.ts';
-import context, { type AppContext } from './platform/http/context.ts';
+import context, { type AppContext, type BackgroundLoops } from './platform/http/context.ts';
 import docs from './platform/http/docs.ts';
 import errors from './platform/http/error-handler.ts';
-import fulfilment from './integrations/printful/plugin.ts';
+import { printShopPlugin as fulfilment } from './integrations/printful/index.ts';
 import identity from './integrations/google-oidc/plugin.ts';
-import jobs from './modules/orders/jobs.ts';
+import { jobsPlugin as jobs, ordersRoutes as fulfilmentWebhookRoutes } from './modules/orders/index.ts';
 import mail from './platform/mail/plugin.ts';
+import { openMailTransport } from './integrations/smtp/index.ts';
 import media from './platform/media/plugin.ts';
-import payments from './integrations/stripe/plugin.ts';
+import { embeddedPayRoutes, paymentsPlugin as payments } from './integrations/stripe/index.ts';
 import security from './platform/http/security.ts';
 import web from './platform/http/web.ts';
-import analyticsRoutes from './modules/earnings/routes.ts';
-import authRoutes from './modules/accounts/routes.ts';
-import captureRoutes from './modules/capture/routes.ts';
-import catalogueRoutes from './modules/merch/catalogue.routes.ts';
-import channelRoutes from './modules/channels/routes.ts';
-import checkoutRoutes from './modules/checkout/routes.ts';
-import creatorRoutes from './modules/channels/creators.routes.ts';
-import embeddedPayRoutes from './integrations/stripe/embedded-routes.ts';
-import fulfilmentWebhookRoutes from './modules/orders/routes.ts';
+import { analyticsRoutes } from './modules/earnings/index.ts';
+import { accountRoutes } from './modules/accounts/index.ts';
+import { captureRoutes } from './modules/capture/index.ts';
+import { catalogueRoutes, printRoutes, productRoutes } from './modules/merch/index.ts';
+import { channelRoutes } from './modules/channels/index.ts';
+import { checkoutRoutes, paymentWebhookRoutes as webhookRoutes } from './modules/checkout/index.ts';
 import healthRoutes from './platform/http/health.ts';
-import mailRoutes from './modules/mail/routes.ts';
-import mediaRoutes from './platform/storage/media-routes.ts';
-import printRoutes from './modules/merch/print.routes.ts';
-import productRoutes from './modules/merch/routes.ts';
-import studioRoutes from './modules/videos/studio.routes.ts';
-import userRoutes from './modules/accounts/users.routes.ts';
-import videoRoutes from './modules/videos/routes.ts';
-import webhookRoutes from './modules/checkout/webhooks.routes.ts';
+import { mailRoutes } from './modules/mail/index.ts';
+import mediaRoutes from './platform/http/media-routes.ts';
+import { videoRoutes } from './modules/videos/index.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,100}$/;
+
+/**
+ * How the app is built. Every background loop runs unless switched off here: `jobs` (the job
+ * runner), `mail` (the mail sender), `payments` (the embedded payment provider's expiry and
+ * webhook delivery loop) and `printShop` (the embedded print shop's clock). The tests switch
+ * them all off and drive each by hand: jobs.runDue(), mailSender.runOnce(),
+ * embeddedPayments.deliverDue() and expireDue(), embeddedPod.tick().
+ */
+export type AppOptions = Partial<BackgroundLoops>;
+
+export interface AppPluginOptions extends AppContext {
+  options?: AppOptions;
+}
 
 export function serverOptions(logLevel: string): FastifyServerOptions {
   return {
@@ -56,9 +64,10 @@ export function serverOptions(logLevel: string): FastifyServerOptions {
   };
 }
 
-async function framemerch(fastify: FastifyInstance, ctx: AppContext) {
+async function framemerch(fastify: FastifyInstance, ctx: AppPluginOptions) {
+  const background: BackgroundLoops = { jobs: true, mail: true, payments: true, printShop: true, ...ctx.options };
   await fastify.register(errors);
-  await fastify.register(context, ctx);
+  await fastify.register(context, { ...ctx, background });
   await fastify.register(security, { https: ctx.config.publicUrl.startsWith('https:') });
   await fastify.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
   fastify.addHook('onSend', async (request, reply) => {
@@ -66,7 +75,7 @@ async function framemerch(fastify: FastifyInstance, ctx: AppContext) {
   });
   await fastify.register(docs);
   await fastify.register(auth);
-  await fastify.register(mail);
+  await fastify.register(mail, { transport: openMailTransport(ctx.config) });
   await fastify.register(identity);
   await fastify.register(media);
   await fastify.register(payments);
@@ -74,14 +83,11 @@ async function framemerch(fastify: FastifyInstance, ctx: AppContext) {
   await fastify.register(jobs);
   await fastify.register(healthRoutes);
   await fastify.register(videoRoutes);
-  await fastify.register(creatorRoutes);
   await fastify.register(catalogueRoutes);
   await fastify.register(mediaRoutes);
-  await fastify.register(authRoutes);
-  await fastify.register(userRoutes);
+  await fastify.register(accountRoutes);
   await fastify.register(mailRoutes);
   await fastify.register(channelRoutes);
-  await fastify.register(studioRoutes);
   await fastify.register(captureRoutes);
   await fastify.register(printRoutes);
   await fastify.register(productRoutes);
@@ -97,9 +103,9 @@ async function framemerch(fastify: FastifyInstance, ctx: AppContext) {
 export const app = fp(framemerch, { name: 'framemerch' });
 
 /** Builds a ready app around the given context. */
-export async function buildApp(ctx: AppContext, options: FastifyServerOptions = serverOptions(ctx.config.logLevel)) {
-  const fastify = Fastify(options).withTypeProvider<TypeBoxTypeProvider>();
-  await fastify.register(app, ctx);
+export async function buildApp(ctx: AppContext, options: AppOptions = {}, server: FastifyServerOptions = serverOptions(ctx.config.logLevel)) {
+  const fastify = Fastify(server).withTypeProvider<TypeBoxTypeProvider>();
+  await fastify.register(app, { ...ctx, options });
   await fastify.ready();
   return fastify;
 }

@@ -8,12 +8,10 @@ import type { Catalogue } from '../shared/catalogue/parse.ts';
 import type { Config } from './platform/config/config.ts';
 import { openDatabase, type Database, type DatabaseTarget } from './platform/db/database.ts';
 import { migrate } from './platform/db/migrate.ts';
-import { syncCatalogue } from './modules/merch/repository.ts';
+import { readCatalogue, syncCatalogue } from './modules/merch/index.ts';
 import { findMediaTools } from './platform/media/ffmpeg.ts';
 import { seedDemo, type SeedResult } from './seed/seed-demo.ts';
-import { readCatalogue } from './modules/merch/catalogue.ts';
-import { LocalStorage } from './integrations/s3/local-storage.ts';
-import { S3Storage } from './integrations/s3/s3-storage.ts';
+import { openStorage } from './integrations/s3/index.ts';
 import type { ObjectStorage } from './platform/storage/object-storage.ts';
 
 export interface Prepared {
@@ -25,15 +23,6 @@ export interface Prepared {
 
 export function databaseTarget(config: Pick<Config, 'databaseUrl' | 'dataDir'>): DatabaseTarget {
   return config.databaseUrl ? { url: config.databaseUrl } : { dataDir: path.join(config.dataDir, 'pglite') };
-}
-
-export async function openStorage(config: Config): Promise<ObjectStorage> {
-  if (config.s3) {
-    const s3 = new S3Storage(config.s3);
-    await s3.check();
-    return s3;
-  }
-  return LocalStorage.open(path.join(config.dataDir, 'storage'));
 }
 
 export async function prepare(

@@ -55,7 +55,6 @@ async function run(kind: 'pglite' | 'postgres') {
   const databaseUrl = scratch?.url ?? '';
   const env = {
     ...process.env,
-    NODE_ENV: 'production',
     DATA_DIR: dataDir,
     DATABASE_URL: databaseUrl,
     PORT: String(PORT),

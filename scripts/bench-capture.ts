@@ -20,7 +20,7 @@ import { chromium, request as playwrightRequest, type Browser, type Page } from 
 import { createSession } from '../api/platform/sessions/sessions.ts';
 import { openDatabase } from '../api/platform/db/database.ts';
 import { migrate } from '../api/platform/db/migrate.ts';
-import { createUser } from '../api/modules/accounts/service.ts';
+import { createUser } from '../api/modules/accounts/index.ts';
 import { uploadQaClip, type UploadedClip } from '../e2e/support/qaUpload.ts';
 import { makeTestMedia } from './make-test-media.ts';
 import { makeQaClips, QA_CLIPS } from './qa-clips.ts';
@@ -49,7 +49,7 @@ async function startServer(dataDir: string, port: number): Promise<ChildProcess>
   const server = spawn(process.execPath, [path.join(ROOT, 'scripts/start.mjs')], {
     cwd: ROOT,
     stdio: ['ignore', 'inherit', 'inherit'],
-    env: { ...process.env, NODE_ENV: 'production', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, WEB_DIST, LOG_LEVEL: 'warn', SEED_DEMO: 'false', DATABASE_URL: '' },
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, WEB_DIST, LOG_LEVEL: 'warn', SEED_DEMO: 'false', DATABASE_URL: '' },
   });
   for (let i = 0; ; i++) {
     if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`);

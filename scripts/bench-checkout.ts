@@ -28,8 +28,8 @@ import { createSession, SESSION_COOKIE } from '../api/platform/sessions/sessions
 import { databaseTarget, prepare } from '../api/bootstrap.ts';
 import { loadConfig } from '../api/platform/config/config.ts';
 import { createScratchDatabase, openDatabase } from '../api/platform/db/database.ts';
-import { signWebhookBody } from '../api/integrations/stripe/signature.ts';
-import { createUser } from '../api/modules/accounts/service.ts';
+import { signWebhookBody } from '../api/integrations/stripe/index.ts';
+import { createUser } from '../api/modules/accounts/index.ts';
 import { mediaUrl } from '../api/platform/storage/media-urls.ts';
 import { appSecret } from '../api/platform/settings/secrets.ts';
 
@@ -207,9 +207,8 @@ async function run(kind: Kind) {
   const scratch = kind === 'postgres' ? await createScratchDatabase(PG_BASE, 'framemerch_bench') : null;
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
-    // Development differs from production only in letting loopback past the per-address
-    // checkout limit: every bench buyer comes from 127.0.0.1.
-    NODE_ENV: 'development',
+    // Every bench buyer comes from 127.0.0.1, so loopback is let past the per-address checkout limit.
+    CHECKOUT_LIMIT_LOOPBACK: 'false',
     DATA_DIR: dataDir,
     DATABASE_URL: scratch?.url ?? '',
     PORT: String(PORT),

@@ -15,7 +15,7 @@ import { createSession } from '../api/platform/sessions/sessions.ts';
 import { openDatabase } from '../api/platform/db/database.ts';
 import { migrate } from '../api/platform/db/migrate.ts';
 import { findMediaTools, runFfmpeg } from '../api/platform/media/ffmpeg.ts';
-import { createUser } from '../api/modules/accounts/service.ts';
+import { createUser } from '../api/modules/accounts/index.ts';
 import { makeTestMedia, TEST_MEDIA_DIR } from './make-test-media.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -125,7 +125,7 @@ async function main() {
   const server = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'api/server.ts')], {
     cwd: ROOT,
     stdio: 'ignore',
-    env: { ...process.env, NODE_ENV: 'production', DATA_DIR: dataDir, PORT: String(PORT), PUBLIC_URL: `http://127.0.0.1:${PORT}`, WEB_DIST: 'none', LOG_LEVEL: 'warn', SEED_DEMO: 'false', DATABASE_URL: '' },
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(PORT), PUBLIC_URL: `http://127.0.0.1:${PORT}`, WEB_DIST: 'none', LOG_LEVEL: 'warn', SEED_DEMO: 'false', DATABASE_URL: '' },
   });
   try {
     for (let i = 0; ; i++) {

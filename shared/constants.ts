@@ -13,6 +13,7 @@ export const CROP_INITIAL_MAX_PX = 300;
 export const CROP_INITIAL_FRACTION = 0.8;
 export const FEATHER_RADIUS_PX = 12;
 
+/** The revenue split: the creator's percentage of an item's margin (the house keeps the rest); the one place it is written. */
 export const CREATOR_SHARE_PERCENT = 70;
 
 export const SIDEBAR_CREATOR_COUNT = 10;

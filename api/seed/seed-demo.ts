@@ -17,8 +17,9 @@ import { videoCategoryBySlug } from '../../shared/categories.ts';
 import type { DB } from '../platform/db/schema.ts';
 import { probe, runFfmpeg, type MediaTools } from '../platform/media/ffmpeg.ts';
 import type { ObjectStorage } from '../platform/storage/object-storage.ts';
-import { generatePassword, hashPassword } from '../modules/accounts/passwords.ts';
+import { generatePassword, hashPassword } from '../modules/accounts/index.ts';
 import { DEMO_CREATORS, DEMO_VIDEOS, type DemoVideo } from './demo-content.ts';
+import * as repo from './repository.ts';
 
 export const SEED_MARKER = 'demo.seeded';
 export const DEMO_ADMIN_EMAIL = 'admin@framemerch.local';
@@ -99,8 +100,7 @@ export async function fillMediaCache(tools: MediaTools, cache: string): Promise<
 
 export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
   const { db, storage, tools, log } = opts;
-  const marker = await db.selectFrom('admin_settings').select('key').where('key', '=', SEED_MARKER).executeTakeFirst();
-  if (marker) return { seeded: false };
+  if (await repo.hasSeedMarker(db, SEED_MARKER)) return { seeded: false };
 
   log(`Creating demo content: ${DEMO_CREATORS.length} creators, ${DEMO_VIDEOS.length} videos...`);
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'framemerch-seed-'));
@@ -129,67 +129,51 @@ export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
   await db.transaction().execute(async (trx) => {
     const ids = new Map<string, string>();
     for (const [i, c] of DEMO_CREATORS.entries()) {
-      await trx
-        .insertInto('users')
-        .values({
-          seed_key: c.seedKey,
-          email: c.email,
-          email_verified: true,
-          username: c.username,
-          display_name: c.displayName,
-          bio: c.bio,
-          role: 'creator',
-          // Older creators first, so the newest creator is the last one listed.
-          created_at: new Date(now - (DEMO_CREATORS.length - i) * 24 * 3600 * 1000),
-        })
-        .onConflict((oc) => oc.column('seed_key').doNothing())
-        .execute();
-      const row = await trx.selectFrom('users').select('id').where('seed_key', '=', c.seedKey).executeTakeFirstOrThrow();
-      ids.set(c.username, row.id);
+      await repo.insertSeedUser(trx, {
+        seed_key: c.seedKey,
+        email: c.email,
+        email_verified: true,
+        username: c.username,
+        display_name: c.displayName,
+        bio: c.bio,
+        role: 'creator',
+        // Older creators first, so the newest creator is the last one listed.
+        created_at: new Date(now - (DEMO_CREATORS.length - i) * 24 * 3600 * 1000),
+      });
+      ids.set(c.username, await repo.seedUserId(trx, c.seedKey));
     }
     for (const v of DEMO_VIDEOS) {
       const m = media.get(v.seedKey)!;
-      await trx
-        .insertInto('videos')
-        .values({
-          seed_key: v.seedKey,
-          user_id: ids.get(v.creator)!,
-          title: v.title,
-          description: v.description,
-          category: v.category,
-          category_id: videoCategoryBySlug(v.category)?.id ?? 0,
-          video_key: `demo/${v.seedKey}.mp4`,
-          thumbnail_key: `demo/${v.seedKey}.jpg`,
-          poster_key: `demo/${v.seedKey}.jpg`,
-          content_type: 'video/mp4',
-          size_bytes: m.sizeBytes,
-          duration_ms: m.durationMs,
-          width: m.width,
-          height: m.height,
-          view_count: v.viewCount,
-          created_at: new Date(now - v.ageHours * 3600 * 1000),
-        })
-        .onConflict((oc) => oc.column('seed_key').doNothing())
-        .execute();
+      await repo.insertSeedVideo(trx, {
+        seed_key: v.seedKey,
+        user_id: ids.get(v.creator)!,
+        title: v.title,
+        description: v.description,
+        category: v.category,
+        category_id: videoCategoryBySlug(v.category)?.id ?? 0,
+        video_key: `demo/${v.seedKey}.mp4`,
+        thumbnail_key: `demo/${v.seedKey}.jpg`,
+        poster_key: `demo/${v.seedKey}.jpg`,
+        content_type: 'video/mp4',
+        size_bytes: m.sizeBytes,
+        duration_ms: m.durationMs,
+        width: m.width,
+        height: m.height,
+        view_count: v.viewCount,
+        created_at: new Date(now - v.ageHours * 3600 * 1000),
+      });
     }
-    await trx
-      .insertInto('users')
-      .values({
-        seed_key: 'demo-admin',
-        email: DEMO_ADMIN_EMAIL,
-        email_verified: true,
-        username: 'admin',
-        display_name: 'FrameMerch Admin',
-        role: 'customer',
-        is_admin: true,
-        password_hash: passwordHash,
-      })
-      .onConflict((oc) => oc.column('seed_key').doNothing())
-      .execute();
-    await trx
-      .insertInto('admin_settings')
-      .values({ key: SEED_MARKER, value: JSON.stringify({ at: new Date(now).toISOString() }) })
-      .execute();
+    await repo.insertSeedUser(trx, {
+      seed_key: 'demo-admin',
+      email: DEMO_ADMIN_EMAIL,
+      email_verified: true,
+      username: 'admin',
+      display_name: 'FrameMerch Admin',
+      role: 'customer',
+      is_admin: true,
+      password_hash: passwordHash,
+    });
+    await repo.insertSeedMarker(trx, SEED_MARKER, new Date(now));
   });
   return { seeded: true, admin: { email: DEMO_ADMIN_EMAIL, password: opts.adminPassword ? null : password } };
 }

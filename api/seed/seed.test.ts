@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { findMediaTools } from '../platform/media/ffmpeg.ts';
-import { DEMO_CREATORS, DEMO_VIDEOS } from '../seed/demo-content.ts';
-import { DEMO_ADMIN_EMAIL, seedDemo, type SeedOptions } from '../seed/seed-demo.ts';
-import { verifyPassword } from '../modules/accounts/passwords.ts';
-import { MEDIA_CACHE, testApp, type TestApp } from './harness.ts';
+import { DEMO_CREATORS, DEMO_VIDEOS } from './demo-content.ts';
+import { DEMO_ADMIN_EMAIL, seedDemo, type SeedOptions } from './seed-demo.ts';
+import { verifyPassword } from '../modules/accounts/index.ts';
+import { MEDIA_CACHE, testApp, type TestApp } from '../test/harness.ts';
 
 let t: TestApp | undefined;
 afterEach(async () => {

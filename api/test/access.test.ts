@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_ROUTES } from '../../shared/schemas/index.ts';
 import type { Access } from '../../shared/schemas/route.ts';
 import { createSession, SESSION_COOKIE } from '../platform/sessions/sessions.ts';
-import { createUser } from '../modules/accounts/service.ts';
+import { createUser } from '../modules/accounts/index.ts';
 import { ORIGIN } from './browser.ts';
 import { testApp, testConfig, type TestApp } from './harness.ts';
 

@@ -9,7 +9,7 @@ import type { CatalogueProduct } from '../../shared/catalogue/parse.ts';
 import type { CheckoutBody } from '../../shared/schemas/checkout.ts';
 import { variantId } from '../../shared/shop/variants.ts';
 import type { DB } from '../platform/db/schema.ts';
-import { createUser } from '../modules/accounts/service.ts';
+import { createUser } from '../modules/accounts/index.ts';
 import type { TestApp } from './harness.ts';
 
 export interface TestProduct {

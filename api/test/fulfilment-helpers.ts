@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import sharp from 'sharp';
 import type { Catalogue } from '../../shared/catalogue/parse.ts';
 import type { DB, OrderStatus } from '../platform/db/schema.ts';
-import { createUser } from '../modules/accounts/service.ts';
+import { createUser } from '../modules/accounts/index.ts';
 import type { ObjectStorage } from '../platform/storage/object-storage.ts';
 import { newKey } from '../platform/storage/object-storage.ts';
 

@@ -8,7 +8,7 @@ export function startServer(env: Record<string, string>): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'api/server.ts')], {
     cwd: ROOT,
     stdio: 'ignore',
-    env: { ...process.env, NODE_ENV: 'test', WEB_DIST: 'none', LOG_LEVEL: 'silent', ...env },
+    env: { ...process.env, WEB_DIST: 'none', LOG_LEVEL: 'silent', ...env },
   });
 }
 

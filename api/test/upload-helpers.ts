@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createSession, SESSION_COOKIE } from '../platform/sessions/sessions.ts';
-import { createUser } from '../modules/accounts/service.ts';
+import { createUser } from '../modules/accounts/index.ts';
 import { makeTestMedia, TEST_MEDIA_DIR } from '../../scripts/make-test-media.ts';
 import { ORIGIN } from './browser.ts';
 import type { TestApp } from './harness.ts';

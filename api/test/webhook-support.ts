@@ -6,7 +6,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../platform/db/schema.ts';
-import { signWebhookBody } from '../integrations/stripe/signature.ts';
+import { signWebhookBody } from '../integrations/stripe/index.ts';
 import { appSecret } from '../platform/settings/secrets.ts';
 import type { TestApp } from './harness.ts';
 

@@ -1,4 +1,4 @@
-/** What the capture worker offers, for the page that drives it (web/lib/capture/wasmCapture.ts). */
+/** What the capture worker offers, for the page that drives it (web/features/capture/wasmCapture.ts). */
 
 export interface WasmFrame {
   /** JPEG at the video's display size, upright. */

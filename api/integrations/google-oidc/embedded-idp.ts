@@ -13,6 +13,7 @@ import type { Kysely } from 'kysely';
 import Provider, { type Configuration } from 'oidc-provider';
 import { ensureSetting } from '../../platform/settings/repository.ts';
 import { databaseAdapter } from './idp-adapter.ts';
+import { findIdpAccount, saveIdpAccount } from './repository.ts';
 import type { DB } from '../../platform/db/schema.ts';
 
 export const IDP_MOUNT = '/oidc';
@@ -113,7 +114,7 @@ export async function mountEmbeddedIdp(app: FastifyInstance, opts: { publicUrl: 
     features: { devInteractions: { enabled: false } },
     interactions: { url: (_ctx, interaction) => `/oidc-login/${interaction.uid}` },
     async findAccount(_ctx, subject) {
-      const account = await app.db.selectFrom('idp_accounts').selectAll().where('subject', '=', subject).executeTakeFirst();
+      const account = await findIdpAccount(app.db, subject);
       if (!account) return undefined;
       return {
         accountId: subject,
@@ -143,11 +144,7 @@ export async function mountEmbeddedIdp(app: FastifyInstance, opts: { publicUrl: 
 
   const finish = async (request: FastifyRequest, reply: FastifyReply, email: string, name: string) => {
     const subject = localSubject(email);
-    await app.db
-      .insertInto('idp_accounts')
-      .values({ subject, email: email.trim(), name: name.trim() })
-      .onConflict((oc) => oc.column('subject').doUpdateSet({ name: name.trim() }))
-      .execute();
+    await saveIdpAccount(app.db, { subject, email: email.trim(), name: name.trim() });
     const details = await provider.interactionDetails(request.raw, reply.raw);
     const grant = new provider.Grant({ accountId: subject, clientId: String(details.params.client_id) });
     grant.addOIDCScope(String(details.params.scope ?? 'openid'));

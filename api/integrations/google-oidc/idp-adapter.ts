@@ -2,6 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { DB } from '../../platform/db/schema.ts';
+import * as repo from './repository.ts';
 
 export function databaseAdapter(db: Kysely<DB>) {
   return class DatabaseAdapter implements Adapter {
@@ -15,23 +16,12 @@ export function databaseAdapter(db: Kysely<DB>) {
         user_code: payload.userCode ?? null,
         expires_at: expiresIn ? new Date(Date.now() + expiresIn * 1000) : null,
       };
-      await db
-        .insertInto('idp_records')
-        .values({ model: this.model, id, ...row })
-        .onConflict((oc) => oc.columns(['model', 'id']).doUpdateSet(row))
-        .execute();
-      if (Math.random() < 0.01) {
-        await db.deleteFrom('idp_records').where('expires_at', '<', new Date()).execute();
-      }
+      await repo.upsertIdpRecord(db, this.model, id, row);
+      if (Math.random() < 0.01) await repo.deleteExpiredIdpRecords(db, new Date());
     }
 
     async #findBy(column: 'id' | 'uid' | 'user_code', value: string): Promise<AdapterPayload | undefined> {
-      const row = await db
-        .selectFrom('idp_records')
-        .select(['payload', 'consumed_at', 'expires_at'])
-        .where('model', '=', this.model)
-        .where(column, '=', value)
-        .executeTakeFirst();
+      const row = await repo.findIdpRecord(db, this.model, column, value);
       if (!row || (row.expires_at && row.expires_at.getTime() <= Date.now())) return undefined;
       const payload = row.payload as unknown as AdapterPayload;
       return row.consumed_at ? { ...payload, consumed: Math.floor(row.consumed_at.getTime() / 1000) } : payload;
@@ -50,15 +40,15 @@ export function databaseAdapter(db: Kysely<DB>) {
     }
 
     async consume(id: string): Promise<void> {
-      await db.updateTable('idp_records').set({ consumed_at: new Date() }).where('model', '=', this.model).where('id', '=', id).execute();
+      await repo.consumeIdpRecord(db, this.model, id);
     }
 
     async destroy(id: string): Promise<void> {
-      await db.deleteFrom('idp_records').where('model', '=', this.model).where('id', '=', id).execute();
+      await repo.deleteIdpRecord(db, this.model, id);
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {
-      await db.deleteFrom('idp_records').where('grant_id', '=', grantId).execute();
+      await repo.deleteIdpGrant(db, grantId);
     }
   };
 }

@@ -4,7 +4,6 @@
  * (issuer, audience, expiry, nonce, signature) by openid-client.
  */
 import * as client from 'openid-client';
-import type { OidcClaims } from '../../modules/accounts/service.ts';
 
 export type FetchImpl = (url: string, init: RequestInit) => Promise<Response>;
 
@@ -16,6 +15,16 @@ export interface OidcClientOptions {
   /** Plain http is allowed only for the embedded provider on this server. */
   allowHttp: boolean;
   fetch?: FetchImpl;
+}
+
+/** What the provider vouches for about the person signing in; the accounts module decides what it means. */
+export interface OidcClaims {
+  issuer: string;
+  subject: string;
+  email: string | null;
+  emailVerified: boolean;
+  name: string | null;
+  picture: string | null;
 }
 
 export interface StartedFlow {

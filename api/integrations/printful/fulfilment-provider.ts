@@ -3,7 +3,7 @@
  * PRINTFUL_API_KEY is set, and the embedded print-on-demand simulator when it is not. Both
  * key an order by our order id (external_id), so submitting the same order again answers the
  * order already made, and both report progress as Printful-shaped webhook events that one
- * handler applies (services/fulfilment-events.ts).
+ * handler applies (the orders module, behind POST /api/webhooks/printful).
  */
 
 export interface FulfilmentRecipient {

@@ -7,97 +7,33 @@
  */
 import type { CancelOutcome, FulfilmentOrder, FulfilmentOrderRequest, FulfilmentProvider } from './fulfilment-provider.ts';
 import { PermanentJobError } from '../../platform/jobs/runner.ts';
-
-export const PRINTFUL_API = 'https://api.printful.com';
+import { PrintfulClient, PrintfulError, PrintfulVariantError } from './client.ts';
 
 /** Our order id as Printful's external_id. */
 export function printfulExternalId(orderId: string): string {
   return orderId.replace(/-/g, '').toLowerCase();
 }
 
-interface PrintfulVariant {
-  id: number;
-  color?: string | null;
-  size?: string | null;
-}
-
-export class PrintfulError extends Error {
-  override name = 'PrintfulError';
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-export interface PrintfulOptions {
-  apiKey: string;
-  storeId: string | null;
-  baseUrl?: string;
-  fetch?: typeof fetch;
-  timeoutMs?: number;
-}
-
-const norm = (s: string | null | undefined) => (s ?? '').trim().toLowerCase().replace(/\s+/g, ' ');
-
 export class PrintfulFulfilment implements FulfilmentProvider {
   readonly kind = 'printful' as const;
-  readonly #variants = new Map<number, Promise<PrintfulVariant[]>>();
-  readonly #base: string;
-  readonly #fetch: typeof fetch;
 
-  constructor(private readonly options: PrintfulOptions) {
-    this.#base = (options.baseUrl ?? PRINTFUL_API).replace(/\/+$/, '');
-    this.#fetch = options.fetch ?? fetch;
-  }
+  constructor(private readonly client: PrintfulClient) {}
 
-  async #request(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
-    const headers: Record<string, string> = { authorization: `Bearer ${this.options.apiKey}`, accept: 'application/json' };
-    if (this.options.storeId) headers['x-pf-store-id'] = this.options.storeId;
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await this.#fetch(`${this.#base}${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
-    });
-    const text = await res.text();
-    let json: Record<string, unknown> = {};
-    try {
-      json = text ? (JSON.parse(text) as Record<string, unknown>) : {};
-    } catch {
-      json = { result: text.slice(0, 300) };
-    }
-    return { status: res.status, json };
+  #request(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown) {
+    return this.client.request(method, path, body);
   }
 
   static #message(json: Record<string, unknown>): string {
-    const error = json.error as { message?: string } | undefined;
-    return String(error?.message ?? (typeof json.result === 'string' ? json.result : '') ?? '').slice(0, 300);
+    return PrintfulClient.message(json);
   }
 
-  async #productVariants(productId: number): Promise<PrintfulVariant[]> {
-    let cached = this.#variants.get(productId);
-    if (!cached) {
-      cached = this.#request('GET', `/products/${productId}`).then(({ status, json }) => {
-        if (status !== 200) throw new PrintfulError(status, `Printful product ${productId}: ${PrintfulFulfilment.#message(json)}`);
-        return ((json.result as { variants?: PrintfulVariant[] } | undefined)?.variants ?? []) as PrintfulVariant[];
-      });
-      cached.catch(() => this.#variants.delete(productId));
-      this.#variants.set(productId, cached);
-    }
-    return cached;
-  }
-
-  /** The Printful variant of a catalogue product in a colour and size. */
+  /** The Printful variant of a catalogue product in a colour and size; a colour or size Printful lacks fails for good. */
   async variantId(productId: number, colour: string, size: string): Promise<number> {
-    const variants = await this.#productVariants(productId);
-    const oneSize = norm(size) === 'one size';
-    const match = variants.find((v) => norm(v.color) === norm(colour) && (norm(v.size) === norm(size) || (oneSize && !v.size)))
-      ?? (oneSize ? variants.find((v) => norm(v.color) === norm(colour)) : undefined);
-    if (!match) throw new PermanentJobError(`Printful product ${productId} has no variant in ${colour}, size ${size}.`);
-    return match.id;
+    try {
+      return await this.client.variantId(productId, colour, size);
+    } catch (err) {
+      throw err instanceof PrintfulVariantError ? new PermanentJobError(err.message) : err;
+    }
   }
 
   async submitOrder(request: FulfilmentOrderRequest): Promise<FulfilmentOrder> {

@@ -8,10 +8,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyWebhookBody } from '../integrations/stripe/signature.ts';
-import { orderAccessToken } from '../modules/orders/order-links.ts';
-import { catalogueProduct, CHECKOUT_ORIGIN as ORIGIN, checkoutBody, checkoutClient, countRows, makeMerchProduct, testCard as card, variantOf, type TestProduct } from './checkout-support.ts';
-import { testApp, testConfig, type TestApp } from './harness.ts';
+import { verifyWebhookBody } from './index.ts';
+import { orderAccessToken } from '../../modules/orders/index.ts';
+import { catalogueProduct, CHECKOUT_ORIGIN as ORIGIN, checkoutBody, checkoutClient, countRows, makeMerchProduct, testCard as card, variantOf, type TestProduct } from '../../test/checkout-support.ts';
+import { testApp, testConfig, type TestApp } from '../../test/harness.ts';
 
 let t: TestApp;
 let product: TestProduct;

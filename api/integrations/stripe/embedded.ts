@@ -1,6 +1,6 @@
 /**
  * The embedded payment provider: hosted checkout sessions kept in this app's database, a
- * payment page served by this app (/pay/:sessionId, routes/embedded-pay.ts), and Stripe-format
+ * payment page served by this app (/pay/:sessionId, embedded-routes.ts), and Stripe-format
  * events signed with Stripe's scheme and delivered to /api/webhooks/stripe with retries.
  *
  * It behaves as Stripe's test mode does: the card 4242 4242 4242 4242 pays, 4000 0000 0000 0002
@@ -9,11 +9,29 @@
  * whose delivery failed (or was cut short by a restart) is retried with exponential backoff.
  */
 import { randomInt } from 'node:crypto';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import Stripe from 'stripe';
 import type { DB } from '../../platform/db/schema.ts';
 import type { CheckoutSession, CheckoutSessionRequest, PaymentEvent, PaymentProvider } from './provider.ts';
 import { signWebhookBody, verifyWebhookBody } from './signature.ts';
+import {
+  claimDueEvents,
+  completeSession,
+  countDecline,
+  dueSessionIds,
+  expireSession,
+  findSession,
+  insertEvent,
+  insertSession,
+  lockSession,
+  markDelivered,
+  markRefunded,
+  scheduleRetry,
+  type SessionRow,
+  type ShippingDetails,
+} from './repository.ts';
+
+export type { SessionRow, ShippingDetails } from './repository.ts';
 
 export const TEST_CARD = '4242424242424242';
 export const DECLINED_CARD = '4000000000000002';
@@ -73,31 +91,6 @@ export type PayOutcome =
   | { kind: 'declined'; session: SessionRow; message: string }
   | { kind: 'invalid'; session: SessionRow; message: string }
   | { kind: 'not_found' };
-
-export interface SessionRow {
-  id: string;
-  order_id: string;
-  status: 'open' | 'complete' | 'expired';
-  payment_status: 'unpaid' | 'paid' | 'refunded';
-  amount_total: number;
-  currency: string;
-  line_items: Array<Record<string, unknown>>;
-  metadata: Record<string, string>;
-  customer_email: string | null;
-  payment_intent_id: string | null;
-  success_url: string;
-  cancel_url: string;
-  declined_attempts: number;
-  expires_at: Date;
-  shipping_details: ShippingDetails | null;
-  created_at: Date;
-}
-
-/** Stripe's shipping_details: the name and address collected at checkout. */
-export interface ShippingDetails {
-  name: string;
-  address: { line1: string; line2: string | null; city: string; state: string | null; postal_code: string; country: string };
-}
 
 export const CARD_MESSAGES = {
   email: 'Enter a valid email address.',
@@ -193,46 +186,40 @@ export class EmbeddedPayments implements PaymentProvider {
   async createCheckoutSession(request: CheckoutSessionRequest): Promise<CheckoutSession> {
     const id = randomId('cs_test_', 40);
     const fill = (url: string) => url.replaceAll('{CHECKOUT_SESSION_ID}', id);
-    await this.db
-      .insertInto('embedded_payment_sessions')
-      .values({
-        id,
+    const sessionId = await insertSession(this.db, {
+      id,
+      order_id: request.orderId,
+      amount_total: request.totalCents,
+      line_items: JSON.stringify(
+        request.lineItems.map((l) => ({
+          name: l.name,
+          unit_amount: l.unitAmountCents,
+          quantity: l.quantity,
+          amount_total: l.unitAmountCents * l.quantity,
+          image: l.imageUrl,
+        })),
+      ),
+      metadata: JSON.stringify({
         order_id: request.orderId,
-        amount_total: request.totalCents,
-        line_items: JSON.stringify(
-          request.lineItems.map((l) => ({
-            name: l.name,
-            unit_amount: l.unitAmountCents,
-            quantity: l.quantity,
-            amount_total: l.unitAmountCents * l.quantity,
-            image: l.imageUrl,
-          })),
-        ),
-        metadata: JSON.stringify({
-          order_id: request.orderId,
-          shipping_cents: String(request.shippingCents),
-          shipping_label: request.shippingLabel,
-          shipping_country: request.shippingCountry,
-          ...(request.shippingZip ? { shipping_zip: request.shippingZip } : {}),
-        }),
-        customer_email: request.customerEmail,
-        success_url: fill(request.successUrl),
-        cancel_url: fill(request.cancelUrl),
-        expires_at: new Date(Date.now() + this.#ttlMs),
-      })
-      .onConflict((oc) => oc.column('order_id').doNothing())
-      .execute();
-    const session = await this.db.selectFrom('embedded_payment_sessions').select('id').where('order_id', '=', request.orderId).executeTakeFirstOrThrow();
-    return { sessionId: session.id, url: `${this.publicUrl}/pay/${session.id}` };
+        shipping_cents: String(request.shippingCents),
+        shipping_label: request.shippingLabel,
+        shipping_country: request.shippingCountry,
+        ...(request.shippingZip ? { shipping_zip: request.shippingZip } : {}),
+      }),
+      customer_email: request.customerEmail,
+      success_url: fill(request.successUrl),
+      cancel_url: fill(request.cancelUrl),
+      expires_at: new Date(Date.now() + this.#ttlMs),
+    });
+    return { sessionId, url: `${this.publicUrl}/pay/${sessionId}` };
   }
 
   verifyWebhook(rawBody: Buffer, signatureHeader: string | undefined): PaymentEvent {
     return verifyWebhookBody(rawBody, signatureHeader, this.webhookSecret);
   }
 
-  async findSession(sessionId: string): Promise<SessionRow | null> {
-    const row = await this.db.selectFrom('embedded_payment_sessions').selectAll().where('id', '=', sessionId).executeTakeFirst();
-    return (row as SessionRow | undefined) ?? null;
+  findSession(sessionId: string): Promise<SessionRow | null> {
+    return findSession(this.db, sessionId);
   }
 
   #sessionObject(s: SessionRow, overrides: Partial<Record<string, unknown>> = {}): Record<string, unknown> {
@@ -275,18 +262,12 @@ export class EmbeddedPayments implements PaymentProvider {
       request: { id: null, idempotency_key: null },
       data: { object },
     };
-    await trx.insertInto('embedded_payment_events').values({ id, type, payload: JSON.stringify(event) }).execute();
+    await insertEvent(trx, { id, type, payload: JSON.stringify(event) });
     return id;
   }
 
   async #expireInTrx(trx: Transaction<DB>, s: SessionRow): Promise<{ session: SessionRow; eventId?: string }> {
-    const expired = (await trx
-      .updateTable('embedded_payment_sessions')
-      .set({ status: 'expired', updated_at: sql<Date>`now()` })
-      .where('id', '=', s.id)
-      .where('status', '=', 'open')
-      .returningAll()
-      .executeTakeFirst()) as SessionRow | undefined;
+    const expired = await expireSession(trx, s.id);
     if (!expired) return { session: s };
     return { session: expired, eventId: await this.#recordEvent(trx, 'checkout.session.expired', this.#sessionObject(expired)) };
   }
@@ -300,9 +281,7 @@ export class EmbeddedPayments implements PaymentProvider {
     const emailRefusal = checkEmail(input.email);
     const cardRefusal = checkCard(input);
     const outcome = await this.db.transaction().execute(async (trx): Promise<PayOutcome> => {
-      const s = (await trx.selectFrom('embedded_payment_sessions').selectAll().where('id', '=', sessionId).forUpdate().executeTakeFirst()) as
-        | SessionRow
-        | undefined;
+      const s = await lockSession(trx, { id: sessionId });
       if (!s) return { kind: 'not_found' };
       if (s.status === 'complete') return { kind: 'already_paid', session: s };
       if (s.status === 'expired') return { kind: 'expired', session: s };
@@ -312,26 +291,10 @@ export class EmbeddedPayments implements PaymentProvider {
       const refusal = emailRefusal ?? ('status' in shipping ? shipping : cardRefusal);
       if (refusal?.status === 400) return { kind: 'invalid', session: s, message: refusal.message };
       if (refusal) {
-        await trx
-          .updateTable('embedded_payment_sessions')
-          .set({ declined_attempts: sql<number>`declined_attempts + 1`, updated_at: sql<Date>`now()` })
-          .where('id', '=', s.id)
-          .execute();
+        await countDecline(trx, s.id);
         return { kind: 'declined', session: s, message: refusal.message };
       }
-      const paid = (await trx
-        .updateTable('embedded_payment_sessions')
-        .set({
-          status: 'complete',
-          payment_status: 'paid',
-          payment_intent_id: randomId('pi_test_', 24),
-          customer_email: input.email.trim(),
-          shipping_details: JSON.stringify(shipping),
-          updated_at: sql<Date>`now()`,
-        })
-        .where('id', '=', s.id)
-        .returningAll()
-        .executeTakeFirstOrThrow()) as SessionRow;
+      const paid = await completeSession(trx, s.id, { paymentIntentId: randomId('pi_test_', 24), email: input.email.trim(), shipping: shipping as ShippingDetails });
       const eventId = await this.#recordEvent(trx, 'checkout.session.completed', this.#sessionObject(paid));
       return { kind: 'paid', session: paid, eventId };
     });
@@ -342,19 +305,10 @@ export class EmbeddedPayments implements PaymentProvider {
 
   /** Expires the open sessions whose time is up, each with its checkout.session.expired event. */
   async expireDue(): Promise<number> {
-    const due = await this.db
-      .selectFrom('embedded_payment_sessions')
-      .select('id')
-      .where('status', '=', 'open')
-      .where('expires_at', '<=', sql<Date>`now()`)
-      .limit(100)
-      .execute();
     let expired = 0;
-    for (const { id } of due) {
+    for (const id of await dueSessionIds(this.db, 100)) {
       const eventId = await this.db.transaction().execute(async (trx) => {
-        const s = (await trx.selectFrom('embedded_payment_sessions').selectAll().where('id', '=', id).forUpdate().executeTakeFirst()) as
-          | SessionRow
-          | undefined;
+        const s = await lockSession(trx, { id });
         if (!s || s.status !== 'open') return null;
         return (await this.#expireInTrx(trx, s)).eventId ?? null;
       });
@@ -369,20 +323,11 @@ export class EmbeddedPayments implements PaymentProvider {
   /** Refunds a paid session in full and announces it as charge.refunded; a second refund does nothing. */
   async refund(paymentIntentId: string): Promise<void> {
     const refunded = await this.db.transaction().execute(async (trx) => {
-      const s = (await trx
-        .selectFrom('embedded_payment_sessions')
-        .selectAll()
-        .where('payment_intent_id', '=', paymentIntentId)
-        .forUpdate()
-        .executeTakeFirst()) as SessionRow | undefined;
+      const s = await lockSession(trx, { paymentIntentId });
       if (!s) throw new Error(`No such payment_intent: '${paymentIntentId}'`);
       if (s.payment_status === 'refunded') return null;
       if (s.payment_status !== 'paid') throw new Error(`PaymentIntent ${paymentIntentId} has not been paid`);
-      await trx
-        .updateTable('embedded_payment_sessions')
-        .set({ payment_status: 'refunded', updated_at: sql<Date>`now()` })
-        .where('id', '=', s.id)
-        .execute();
+      await markRefunded(trx, s.id);
       return this.#recordEvent(trx, 'charge.refunded', {
         id: randomId('ch_test_', 24),
         object: 'charge',
@@ -420,18 +365,9 @@ export class EmbeddedPayments implements PaymentProvider {
 
   async #deliverClaimed(onlyId: string | null, limit: number): Promise<number> {
     if (!this.#deliver) return 0;
-    const claimed = await sql<{ id: string; payload: Record<string, unknown>; attempts: number }>`
-      UPDATE embedded_payment_events SET next_attempt_at = now() + ${`${CLAIM_MS} milliseconds`}::interval
-      WHERE id IN (
-        SELECT id FROM embedded_payment_events
-        WHERE delivered_at IS NULL AND next_attempt_at <= now() ${onlyId === null ? sql`` : sql`AND id = ${onlyId}`}
-        ORDER BY next_attempt_at, created_at
-        LIMIT ${limit}
-        FOR UPDATE SKIP LOCKED
-      )
-      RETURNING id, payload, attempts`.execute(this.db);
+    const claimed = await claimDueEvents(this.db, onlyId, limit, CLAIM_MS);
     // Oldest first, as Stripe does not promise but usually does.
-    const events = claimed.rows.sort((a, b) => Number(a.payload.created ?? 0) - Number(b.payload.created ?? 0));
+    const events = claimed.sort((a, b) => Number(a.payload.created ?? 0) - Number(b.payload.created ?? 0));
     let delivered = 0;
     for (const e of events) {
       const body = JSON.stringify(typeof e.payload === 'string' ? JSON.parse(e.payload) : e.payload);
@@ -444,23 +380,11 @@ export class EmbeddedPayments implements PaymentProvider {
       }
       if (error === null) {
         delivered++;
-        await this.db
-          .updateTable('embedded_payment_events')
-          .set({ delivered_at: sql<Date>`now()`, attempts: e.attempts + 1, last_error: null })
-          .where('id', '=', e.id)
-          .execute();
+        await markDelivered(this.db, e.id, e.attempts + 1);
       } else {
         const waitMs = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(e.attempts + 1, 20));
         this.#log(`payment event ${e.id} not delivered (attempt ${e.attempts + 1}); next in ${waitMs} ms: ${error}`);
-        await this.db
-          .updateTable('embedded_payment_events')
-          .set({
-            attempts: e.attempts + 1,
-            last_error: error.slice(0, 1000),
-            next_attempt_at: sql<Date>`now() + ${`${waitMs} milliseconds`}::interval`,
-          })
-          .where('id', '=', e.id)
-          .execute();
+        await scheduleRetry(this.db, e.id, e.attempts + 1, error.slice(0, 1000), waitMs);
       }
     }
     return delivered;

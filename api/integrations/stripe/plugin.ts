@@ -7,9 +7,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { EmbeddedPayments } from './embedded.ts';
+import type { EmbeddedPayments } from './embedded.ts';
+import { openPayments } from './open.ts';
 import type { PaymentProvider } from './provider.ts';
-import { StripePayments } from './stripe.ts';
 import { appSecret } from '../../platform/settings/secrets.ts';
 
 declare module 'fastify' {
@@ -25,7 +25,9 @@ export const STRIPE_WEBHOOK_PATH = '/api/webhooks/stripe';
 async function payments(app: FastifyInstance) {
   const { config } = app;
   const secret = `whsec_${await appSecret(app.db, 'embedded-payments.webhook')}`;
-  const embedded = new EmbeddedPayments(app.db, secret, config.publicUrl, {
+  const { provider, embedded } = openPayments(config, {
+    db: app.db,
+    embeddedWebhookSecret: secret,
     deliver: async (body, signature) => {
       const res = await app.inject({
         method: 'POST',
@@ -38,14 +40,9 @@ async function payments(app: FastifyInstance) {
     log: (message, err) => app.log.warn({ err }, message),
   });
   app.decorate('embeddedPayments', embedded);
-  app.decorate(
-    'payments',
-    config.stripe
-      ? (new StripePayments({ secretKey: config.stripe.secretKey, webhookSecret: config.stripe.webhookSecret }) as PaymentProvider)
-      : (embedded as PaymentProvider),
-  );
+  app.decorate('payments', provider);
   // Stripe keeps its own sessions and retries; the loop is the embedded provider's stand-in for that.
-  if (config.env !== 'test' && !config.stripe) app.addHook('onReady', async () => embedded.start(Math.min(config.jobPollMs, 5000)));
+  if (app.background.payments && !config.stripe) app.addHook('onReady', async () => embedded.start(Math.min(config.jobPollMs, 5000)));
   app.addHook('onClose', async () => embedded.stop());
 }
 

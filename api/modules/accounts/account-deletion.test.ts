@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTH_MESSAGES } from '../../shared/schemas/auth.ts';
-import { createSession, SESSION_COOKIE } from '../platform/sessions/sessions.ts';
-import { ORIGIN } from './browser.ts';
-import type { TestApp } from './harness.ts';
-import { seededApp } from './seeded.ts';
+import { AUTH_MESSAGES } from '../../../shared/schemas/auth.ts';
+import { createSession, SESSION_COOKIE } from '../../platform/sessions/sessions.ts';
+import { ORIGIN } from '../../test/browser.ts';
+import type { TestApp } from '../../test/harness.ts';
+import { seededApp } from '../../test/seeded.ts';
 
 let t: TestApp;
 beforeAll(async () => {

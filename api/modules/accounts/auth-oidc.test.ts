@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPEN_REDIRECT_VARIANTS } from '../../shared/safe-return.cases.ts';
-import { localSubject } from '../integrations/google-oidc/embedded-idp.ts';
-import { SESSION_COOKIE } from '../platform/sessions/sessions.ts';
-import { Browser, ORIGIN, signInWithProvider } from './browser.ts';
-import { testApp, testConfig, type TestApp } from './harness.ts';
+import { OPEN_REDIRECT_VARIANTS } from '../../../shared/safe-return.cases.ts';
+import { localSubject } from '../../integrations/google-oidc/embedded-idp.ts';
+import { SESSION_COOKIE } from '../../platform/sessions/sessions.ts';
+import { Browser, ORIGIN, signInWithProvider } from '../../test/browser.ts';
+import { testApp, testConfig, type TestApp } from '../../test/harness.ts';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTH_MESSAGES } from '../../shared/schemas/auth.ts';
-import { hashToken, SESSION_COOKIE } from '../platform/sessions/sessions.ts';
-import { Browser } from './browser.ts';
-import { testApp, testConfig, type TestApp } from './harness.ts';
+import { AUTH_MESSAGES } from '../../../shared/schemas/auth.ts';
+import { hashToken, SESSION_COOKIE } from '../../platform/sessions/sessions.ts';
+import { Browser } from '../../test/browser.ts';
+import { testApp, testConfig, type TestApp } from '../../test/harness.ts';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,18 +1,6 @@
-/** SQL for users. */
+/** SQL for users, their sign-in flows and the admin log. */
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../platform/db/schema.ts';
-
-export async function listNewestCreators(db: Kysely<DB>, limit: number) {
-  return db
-    .selectFrom('users')
-    .select(['id', 'username', 'display_name', 'profile_image_url'])
-    .where('role', '=', 'creator')
-    .where('status', '=', 'active')
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
-}
 
 export const USER_PUBLIC_SESSION_FIELDS = [
   'id',
@@ -52,36 +40,109 @@ export async function usernamesStartingWith(db: Kysely<DB>, base: string): Promi
   return new Set(rows.map((r) => r.u));
 }
 
+export interface UserValues {
+  email: string;
+  email_verified: boolean;
+  username: string;
+  display_name: string;
+  role: 'creator' | 'customer';
+  password_hash: string | null;
+  oidc_issuer: string | null;
+  oidc_subject: string | null;
+  auth_picture_url: string | null;
+}
+
+export async function insertUser(db: Kysely<DB>, values: UserValues) {
+  return db.insertInto('users').values(values).returning([...USER_PUBLIC_SESSION_FIELDS]).executeTakeFirstOrThrow();
+}
+
+export async function setAuthPicture(db: Kysely<DB>, userId: string, picture: string): Promise<void> {
+  await db.updateTable('users').set({ auth_picture_url: picture, updated_at: new Date() }).where('id', '=', userId).execute();
+}
+
+export async function linkOidc(
+  db: Kysely<DB>,
+  userId: string,
+  link: { issuer: string; subject: string; picture: string | null },
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ oidc_issuer: link.issuer, oidc_subject: link.subject, email_verified: true, auth_picture_url: link.picture, updated_at: new Date() })
+    .where('id', '=', userId)
+    .execute();
+}
+
+export async function setUsername(db: Kysely<DB>, userId: string, username: string): Promise<void> {
+  await db.updateTable('users').set({ username, updated_at: new Date() }).where('id', '=', userId).execute();
+}
+
+/** The user row locked for its deletion, with what the deletion must also remove. */
+export async function lockUserForDeletion(db: Kysely<DB>, userId: string) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'email', 'profile_image_url', 'cover_image_url'])
+    .where('id', '=', userId)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
 export async function userMediaKeys(db: Kysely<DB>, userId: string) {
   return db.selectFrom('videos').select(['video_key', 'thumbnail_key', 'poster_key']).where('user_id', '=', userId).execute();
 }
 
-export const PUBLIC_PROFILE_FIELDS = ['id', 'display_name', 'profile_image_url', 'cover_image_url', 'bio', 'created_at'] as const;
-
-export async function findActiveUserBySlug(db: Kysely<DB>, slug: string) {
-  return db
-    .selectFrom('users')
-    .select([...PUBLIC_PROFILE_FIELDS, 'username', 'role'])
-    .where(sql<boolean>`lower(username) = lower(${slug})`)
-    .where('status', '=', 'active')
-    .executeTakeFirst();
+/** Orders stay for the retention period; the customer's personal data leaves them. */
+export async function forgetOrderCustomer(db: Kysely<DB>, userId: string, email: string): Promise<void> {
+  await db
+    .updateTable('orders')
+    .set({ customer_email: null, shipping_name: null, shipping_address: null, updated_at: new Date() })
+    .where((eb) => eb.or([eb('customer_user_id', '=', userId), eb('customer_email', '=', email)]))
+    .execute();
 }
 
-/** Channels whose slug or name contains the text: exact slug first, then prefixes, then the rest. */
-export async function searchChannels(db: Kysely<DB>, text: string, limit = 20) {
-  const like = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const prefix = `${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return db
-    .selectFrom('users as u')
-    .leftJoin('videos as v', (j) => j.onRef('v.user_id', '=', 'u.id').on('v.verification_status', '<>', 'rejected'))
-    .select(['u.username', 'u.display_name', 'u.profile_image_url', sql<number>`count(v.id)::int`.as('video_count')])
-    .where('u.status', '=', 'active')
-    .where('u.role', '=', 'creator')
-    .where((eb) => eb.or([eb(sql`lower(u.username)`, 'like', like), eb(sql`lower(u.display_name)`, 'like', like)]))
-    .groupBy(['u.id', 'u.username', 'u.display_name', 'u.profile_image_url'])
-    .orderBy(sql`case when lower(u.username) = ${text.toLowerCase()} then 0 when lower(u.username) like ${prefix} or lower(u.display_name) like ${prefix} then 1 else 2 end`)
-    .orderBy(sql`count(v.id)`, 'desc')
-    .orderBy('u.username')
-    .limit(limit)
+export async function deleteUserRow(db: Kysely<DB>, userId: string): Promise<void> {
+  await db.deleteFrom('users').where('id', '=', userId).execute();
+}
+
+export async function insertAdminLog(
+  db: Kysely<DB>,
+  entry: { adminUserId: string; actionType: string; targetType: 'user'; targetId: string; details: unknown },
+): Promise<void> {
+  await db
+    .insertInto('admin_logs')
+    .values({
+      admin_user_id: entry.adminUserId,
+      action_type: entry.actionType,
+      target_type: entry.targetType,
+      target_id: entry.targetId,
+      details: JSON.stringify(entry.details),
+    })
     .execute();
+}
+
+export interface AuthFlowValues {
+  state: string;
+  binding_hash: string;
+  nonce: string;
+  code_verifier: string;
+  return_path: string;
+  expires_at: Date;
+}
+
+export async function deleteExpiredAuthFlows(db: Kysely<DB>, now: Date): Promise<void> {
+  await db.deleteFrom('auth_flows').where('expires_at', '<', now).execute();
+}
+
+export async function insertAuthFlow(db: Kysely<DB>, flow: AuthFlowValues): Promise<void> {
+  await db.insertInto('auth_flows').values(flow).execute();
+}
+
+/** Deletes the flow as it is read: a flow is used once, and only with its browser's binding. */
+export async function takeAuthFlow(db: Kysely<DB>, state: string, bindingHash: string, now: Date) {
+  return db
+    .deleteFrom('auth_flows')
+    .where('state', '=', state)
+    .where('binding_hash', '=', bindingHash)
+    .where('expires_at', '>', now)
+    .returningAll()
+    .executeTakeFirst();
 }

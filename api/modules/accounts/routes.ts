@@ -17,11 +17,11 @@ import { ERROR_CODES } from '../../../shared/schemas/common.ts';
 import { safeReturnPath, withQuery } from '../../../shared/safe-return.ts';
 import { isCommonPassword } from './common-passwords.ts';
 import { FailureLimiter } from '../../platform/http/rate-limit.ts';
-import { createSession, deleteSession, hashToken, SESSION_COOKIE, toSessionUser } from '../../platform/sessions/sessions.ts';
-import { findUserByEmail } from './repository.ts';
+import { createSession, deleteSession, SESSION_COOKIE, toSessionUser } from '../../platform/sessions/sessions.ts';
 import { AppError } from '../../platform/http/errors.ts';
-import { createUser, SignInRefused, signInWithClaims } from './service.ts';
+import { createUser, findPasswordAccount, SignInRefused, signInWithClaims, storeAuthFlow, takeAuthFlow } from './service.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
+import users from './users.routes.ts';
 
 const FLOW_COOKIE = 'fm_auth_flow';
 const FLOW_MINUTES = 10;
@@ -83,7 +83,7 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
       if (perEmail.blocked(emailKey) || perIp.blocked(request.ip)) {
         throw new AppError(429, ERROR_CODES.RATE_LIMITED, AUTH_MESSAGES.tooManyAttempts);
       }
-      const found = await findUserByEmail(app.db, email);
+      const found = await findPasswordAccount(app.db, email);
       const ok = await verifyPassword(password, found?.password_hash ?? decoyHash);
       if (!found || !found.password_hash || !ok) {
         perEmail.fail(emailKey);
@@ -125,18 +125,14 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
         throw new AppError(503, ERROR_CODES.SERVICE_UNAVAILABLE, 'Sign-in is not available right now. Please try again later.');
       }
       const binding = randomBytes(32).toString('base64url');
-      await app.db.deleteFrom('auth_flows').where('expires_at', '<', new Date()).execute();
-      await app.db
-        .insertInto('auth_flows')
-        .values({
-          state: flow.state,
-          binding_hash: hashToken(binding),
-          nonce: flow.nonce,
-          code_verifier: flow.codeVerifier,
-          return_path: returnPath,
-          expires_at: new Date(Date.now() + FLOW_MINUTES * 60_000),
-        })
-        .execute();
+      await storeAuthFlow(app.db, {
+        state: flow.state,
+        binding,
+        nonce: flow.nonce,
+        codeVerifier: flow.codeVerifier,
+        returnPath,
+        expiresAt: new Date(Date.now() + FLOW_MINUTES * 60_000),
+      });
       reply.setCookie(FLOW_COOKIE, binding, {
         path: '/api/auth/google',
         httpOnly: true,
@@ -157,14 +153,7 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
       reply.clearCookie(FLOW_COOKIE, { path: '/api/auth/google' });
       if (error) return fail(description || error);
       if (!state || !binding) return fail('This sign-in is not valid any more. Please try again.');
-      // Single use: the flow is deleted as it is read, and only for the browser that began it.
-      const flow = await app.db
-        .deleteFrom('auth_flows')
-        .where('state', '=', state)
-        .where('binding_hash', '=', hashToken(binding))
-        .where('expires_at', '>', new Date())
-        .returningAll()
-        .executeTakeFirst();
+      const flow = await takeAuthFlow(app.db, state, binding);
       if (!flow) return fail('This sign-in is not valid any more. Please try again.');
       try {
         const claims = await app.oidc.finish(new URL(request.url, app.config.publicUrl), {
@@ -185,4 +174,10 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
   });
 };
 
-export default auth;
+/** The module's routes: signing up and in, and the account itself. */
+const accountModule: FastifyPluginAsyncTypebox = async (app) => {
+  await app.register(auth);
+  await app.register(users);
+};
+
+export default accountModule;

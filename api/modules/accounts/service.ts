@@ -1,22 +1,18 @@
 /**
- * Accounts: creating users with a unique channel slug, signing in with an identity provider's
- * claims, and deleting an account with what belongs to it.
+ * Accounts: creating users with a unique channel slug, signing in with a password or an identity
+ * provider's claims (and the flow that carries a provider sign-in), renaming a channel, and
+ * deleting an account with what belongs to it.
  */
 import type { Kysely } from 'kysely';
 import type { SessionUser } from '../../../shared/schemas/auth.ts';
 import { ERROR_CODES } from '../../../shared/schemas/common.ts';
-import {
-  findUserByEmail,
-  findUserByOidc,
-  USER_PUBLIC_SESSION_FIELDS,
-  userMediaKeys,
-  usernamesStartingWith,
-} from './repository.ts';
+import type { OidcClaims } from '../../integrations/google-oidc/oidc-client.ts';
 import type { DB } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/http/errors.ts';
-import { toSessionUser } from '../../platform/sessions/sessions.ts';
+import { hashToken, toSessionUser } from '../../platform/sessions/sessions.ts';
 import type { ObjectStorage } from '../../platform/storage/object-storage.ts';
 import { storageKeyOf } from '../../platform/storage/media-urls.ts';
+import * as repo from './repository.ts';
 
 const SLUG_MAX = 30;
 
@@ -54,23 +50,19 @@ export interface NewUser {
 export async function createUser(db: Kysely<DB>, u: NewUser): Promise<SessionUser> {
   const base = channelSlugBase(u.email);
   for (let attempt = 0; attempt < 5; attempt++) {
-    const username = pickFreeSlug(base, await usernamesStartingWith(db, base));
+    const username = pickFreeSlug(base, await repo.usernamesStartingWith(db, base));
     try {
-      return await db
-        .insertInto('users')
-        .values({
-          email: u.email.trim(),
-          email_verified: u.emailVerified,
-          username,
-          display_name: u.displayName.trim().slice(0, 100) || username,
-          role: u.role,
-          password_hash: u.passwordHash ?? null,
-          oidc_issuer: u.oidc?.issuer ?? null,
-          oidc_subject: u.oidc?.subject ?? null,
-          auth_picture_url: u.pictureUrl ?? null,
-        })
-        .returning([...USER_PUBLIC_SESSION_FIELDS])
-        .executeTakeFirstOrThrow();
+      return await repo.insertUser(db, {
+        email: u.email.trim(),
+        email_verified: u.emailVerified,
+        username,
+        display_name: u.displayName.trim().slice(0, 100) || username,
+        role: u.role,
+        password_hash: u.passwordHash ?? null,
+        oidc_issuer: u.oidc?.issuer ?? null,
+        oidc_subject: u.oidc?.subject ?? null,
+        auth_picture_url: u.pictureUrl ?? null,
+      });
     } catch (err) {
       if (isUniqueViolation(err, 'users_email_ci')) {
         throw new AppError(409, ERROR_CODES.CONFLICT, 'This email is already registered. Please sign in instead.');
@@ -79,15 +71,6 @@ export async function createUser(db: Kysely<DB>, u: NewUser): Promise<SessionUse
     }
   }
   throw new Error('Could not find a free channel slug');
-}
-
-export interface OidcClaims {
-  issuer: string;
-  subject: string;
-  email: string | null;
-  emailVerified: boolean;
-  name: string | null;
-  picture: string | null;
 }
 
 export class SignInRefused extends Error {
@@ -99,26 +82,22 @@ export class SignInRefused extends Error {
  * when the provider vouches for the email; a first sign-in creates a creator.
  */
 export async function signInWithClaims(db: Kysely<DB>, c: OidcClaims): Promise<SessionUser> {
-  const known = await findUserByOidc(db, c.issuer, c.subject);
+  const known = await repo.findUserByOidc(db, c.issuer, c.subject);
   if (known) {
     if (known.status !== 'active') throw new SignInRefused('This account is suspended.');
     if (c.picture && c.picture !== known.auth_picture_url) {
-      await db.updateTable('users').set({ auth_picture_url: c.picture, updated_at: new Date() }).where('id', '=', known.id).execute();
+      await repo.setAuthPicture(db, known.id, c.picture);
     }
     return { ...toSessionUser(known), auth_picture_url: c.picture ?? known.auth_picture_url };
   }
   if (!c.email) throw new SignInRefused('The identity provider did not share an email address.');
-  const byEmail = await findUserByEmail(db, c.email);
+  const byEmail = await repo.findUserByEmail(db, c.email);
   if (byEmail) {
     if (!c.emailVerified || byEmail.oidc_issuer) {
       throw new SignInRefused('An account with this email already exists. Sign in with your password instead.');
     }
     if (byEmail.status !== 'active') throw new SignInRefused('This account is suspended.');
-    await db
-      .updateTable('users')
-      .set({ oidc_issuer: c.issuer, oidc_subject: c.subject, email_verified: true, auth_picture_url: c.picture, updated_at: new Date() })
-      .where('id', '=', byEmail.id)
-      .execute();
+    await repo.linkOidc(db, byEmail.id, { issuer: c.issuer, subject: c.subject, picture: c.picture });
     return { ...toSessionUser(byEmail), auth_picture_url: c.picture ?? byEmail.auth_picture_url };
   }
   return createUser(db, {
@@ -138,20 +117,11 @@ export async function signInWithClaims(db: Kysely<DB>, c: OidcClaims): Promise<S
  */
 export async function deleteAccount(db: Kysely<DB>, storage: ObjectStorage, userId: string): Promise<{ filesRemoved: number }> {
   const files = await db.transaction().execute(async (trx) => {
-    const user = await trx
-      .selectFrom('users')
-      .select(['id', 'email', 'profile_image_url', 'cover_image_url'])
-      .where('id', '=', userId)
-      .forUpdate()
-      .executeTakeFirst();
+    const user = await repo.lockUserForDeletion(trx, userId);
     if (!user) throw AppError.notFound('User not found');
-    const media = await userMediaKeys(trx, userId);
-    await trx
-      .updateTable('orders')
-      .set({ customer_email: null, shipping_name: null, shipping_address: null, updated_at: new Date() })
-      .where((eb) => eb.or([eb('customer_user_id', '=', userId), eb('customer_email', '=', user.email)]))
-      .execute();
-    await trx.deleteFrom('users').where('id', '=', userId).execute();
+    const media = await repo.userMediaKeys(trx, userId);
+    await repo.forgetOrderCustomer(trx, userId, user.email);
+    await repo.deleteUserRow(trx, userId);
     const list: Array<['videos' | 'thumbnails' | 'profile-images', string]> = [];
     for (const m of media) {
       list.push(['videos', m.video_key]);
@@ -170,4 +140,59 @@ export async function deleteAccount(db: Kysely<DB>, storage: ObjectStorage, user
     filesRemoved++;
   }
   return { filesRemoved };
+}
+
+/** An admin removing someone else's account leaves a trace in the admin log. */
+export async function logAccountDeletion(db: Kysely<DB>, adminUserId: string, userId: string, filesRemoved: number): Promise<void> {
+  await repo.insertAdminLog(db, {
+    adminUserId,
+    actionType: 'delete_user',
+    targetType: 'user',
+    targetId: userId,
+    details: { files_removed: filesRemoved },
+  });
+}
+
+/** The account a password sign-in names, with its hash, or undefined. */
+export function findPasswordAccount(db: Kysely<DB>, email: string) {
+  return repo.findUserByEmail(db, email);
+}
+
+/** Sets the channel slug; a slug another channel holds is a conflict. */
+export async function renameChannel(db: Kysely<DB>, userId: string, slug: string): Promise<void> {
+  if (!/^[a-z0-9]{1,40}$/.test(slug)) throw AppError.badRequest('A channel name has only lowercase letters and digits.');
+  try {
+    await repo.setUsername(db, userId, slug);
+  } catch (err) {
+    if ((err as { code?: string }).code === '23505') throw new AppError(409, ERROR_CODES.CONFLICT, 'This channel name is taken.');
+    throw err;
+  }
+}
+
+export interface NewAuthFlow {
+  state: string;
+  /** The secret kept in the browser's cookie; only its hash is stored. */
+  binding: string;
+  nonce: string;
+  codeVerifier: string;
+  returnPath: string;
+  expiresAt: Date;
+}
+
+/** Keeps a started sign-in until the provider sends the browser back; expired ones are dropped. */
+export async function storeAuthFlow(db: Kysely<DB>, flow: NewAuthFlow): Promise<void> {
+  await repo.deleteExpiredAuthFlows(db, new Date());
+  await repo.insertAuthFlow(db, {
+    state: flow.state,
+    binding_hash: hashToken(flow.binding),
+    nonce: flow.nonce,
+    code_verifier: flow.codeVerifier,
+    return_path: flow.returnPath,
+    expires_at: flow.expiresAt,
+  });
+}
+
+/** Single use: the flow is deleted as it is read, and only for the browser that began it. */
+export function takeAuthFlow(db: Kysely<DB>, state: string, binding: string) {
+  return repo.takeAuthFlow(db, state, hashToken(binding), new Date());
 }

@@ -3,7 +3,7 @@ import { AUTH_MESSAGES, deleteAccountRoute } from '../../../shared/schemas/auth.
 import { ensureUserRoute, updateChannelRoute } from '../../../shared/schemas/studio.ts';
 import { ERROR_CODES } from '../../../shared/schemas/common.ts';
 import { AppError } from '../../platform/http/errors.ts';
-import { deleteAccount } from './service.ts';
+import { deleteAccount, logAccountDeletion, renameChannel } from './service.ts';
 import { CACHE_NAMESPACES } from '../../platform/cache/read-cache.ts';
 
 const users: FastifyPluginAsyncTypebox = async (app) => {
@@ -15,18 +15,7 @@ const users: FastifyPluginAsyncTypebox = async (app) => {
       const self = actor.id === id;
       if (!self && !actor.is_admin) throw new AppError(403, ERROR_CODES.FORBIDDEN, AUTH_MESSAGES.accessDenied);
       const { filesRemoved } = await deleteAccount(app.db, app.storage, id);
-      if (!self) {
-        await app.db
-          .insertInto('admin_logs')
-          .values({
-            admin_user_id: actor.id,
-            action_type: 'delete_user',
-            target_type: 'user',
-            target_id: id,
-            details: JSON.stringify({ files_removed: filesRemoved }),
-          })
-          .execute();
-      }
+      if (!self) await logAccountDeletion(app.db, actor.id, id, filesRemoved);
       app.readCache.invalidate(CACHE_NAMESPACES.feed);
       app.readCache.invalidate(CACHE_NAMESPACES.creators);
       if (self) app.clearSessionCookie(reply);
@@ -44,13 +33,7 @@ const users: FastifyPluginAsyncTypebox = async (app) => {
     ...updateChannelRoute,
     handler: async (request) => {
       const slug = request.body.channel_slug.trim().toLowerCase();
-      if (!/^[a-z0-9]{1,40}$/.test(slug)) throw AppError.badRequest('A channel name has only lowercase letters and digits.');
-      try {
-        await app.db.updateTable('users').set({ username: slug, updated_at: new Date() }).where('id', '=', request.user!.id).execute();
-      } catch (err) {
-        if ((err as { code?: string }).code === '23505') throw new AppError(409, ERROR_CODES.CONFLICT, 'This channel name is taken.');
-        throw err;
-      }
+      await renameChannel(app.db, request.user!.id, slug);
       app.readCache.invalidate(CACHE_NAMESPACES.feed);
       app.readCache.invalidate(CACHE_NAMESPACES.creators);
       return { success: true as const, channel_slug: slug, channel_url: `${app.config.publicUrl}/channel/${slug}` };

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from './harness.ts';
-import { seededApp } from './seeded.ts';
+import type { TestApp } from '../../test/harness.ts';
+import { seededApp } from '../../test/seeded.ts';
 
 let t: TestApp;
 let videoUrl: string;

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHANNEL_MESSAGES } from '../../shared/schemas/channels.ts';
-import { DEMO_CREATORS, DEMO_VIDEOS } from '../seed/demo-content.ts';
-import type { TestApp } from './harness.ts';
-import { seededApp } from './seeded.ts';
-import { multipart, signedInCreator, testMedia } from './upload-helpers.ts';
+import { CHANNEL_MESSAGES } from '../../../shared/schemas/channels.ts';
+import { DEMO_CREATORS, DEMO_VIDEOS } from '../../seed/demo-content.ts';
+import type { TestApp } from '../../test/harness.ts';
+import { seededApp } from '../../test/seeded.ts';
+import { multipart, signedInCreator, testMedia } from '../../test/upload-helpers.ts';
 
 let t: TestApp;
 beforeAll(async () => {

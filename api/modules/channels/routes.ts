@@ -1,42 +1,29 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CHANNEL_MESSAGES, channelRoute, profileRoute, recordViewRoute, searchChannelsRoute, SEARCH_MIN_LENGTH } from '../../../shared/schemas/channels.ts';
-import { findActiveUserBySlug, searchChannels } from '../accounts/repository.ts';
-import { findVisibleVideo, listChannelVideos, recordView } from '../videos/repository.ts';
 import { AppError } from '../../platform/http/errors.ts';
-import { toCard } from '../videos/feed.ts';
+import { findVisibleVideo, recordView } from '../videos/index.ts';
+import creators from './creators.routes.ts';
+import { channelPage, searchChannels } from './service.ts';
 
 const VIEWER_COOKIE = 'fm_viewer';
-
-function publicProfile(u: { id: string; display_name: string; profile_image_url: string | null; cover_image_url: string | null; bio: string; created_at: Date }) {
-  return {
-    id: u.id,
-    display_name: u.display_name,
-    profile_image_url: u.profile_image_url,
-    cover_image_url: u.cover_image_url,
-    bio: u.bio,
-    created_at: u.created_at.toISOString(),
-  };
-}
 
 const channels: FastifyPluginAsyncTypebox = async (app) => {
   app.route({
     ...channelRoute,
     handler: async (request) => {
-      const user = await findActiveUserBySlug(app.db, request.params.slug);
-      if (!user) throw AppError.notFound(CHANNEL_MESSAGES.channelFailed);
-      const videos = await listChannelVideos(app.db, user.id);
-      return { success: true as const, channel: { ...publicProfile(user), username: user.username }, videos: videos.map(toCard) };
+      const page = await channelPage(app.db, request.params.slug);
+      if (!page) throw AppError.notFound(CHANNEL_MESSAGES.channelFailed);
+      return { success: true as const, channel: { ...page.profile, username: page.username }, videos: page.videos };
     },
   });
 
   app.route({
     ...profileRoute,
     handler: async (request) => {
-      const user = await findActiveUserBySlug(app.db, request.params.slug);
-      if (!user) throw AppError.notFound(CHANNEL_MESSAGES.userNotFound);
-      const videos = await listChannelVideos(app.db, user.id);
-      return { success: true as const, profile: publicProfile(user), videos: videos.map(toCard) };
+      const page = await channelPage(app.db, request.params.slug);
+      if (!page) throw AppError.notFound(CHANNEL_MESSAGES.userNotFound);
+      return { success: true as const, profile: page.profile, videos: page.videos };
     },
   });
 
@@ -52,7 +39,7 @@ const channels: FastifyPluginAsyncTypebox = async (app) => {
   app.route({
     ...recordViewRoute,
     handler: async (request, reply) => {
-      const video = await findVisibleVideo(app.db, request.params.id);
+      const video = await findVisibleVideo(app.db, { id: request.params.id });
       if (!video) throw AppError.notFound('Video not found.');
       let viewer = request.cookies[VIEWER_COOKIE];
       if (!viewer || !/^[A-Za-z0-9_-]{32}$/.test(viewer)) {
@@ -66,4 +53,10 @@ const channels: FastifyPluginAsyncTypebox = async (app) => {
   });
 };
 
-export default channels;
+/** The module's routes: channel pages, search and views, and the newest creators. */
+const channelModule: FastifyPluginAsyncTypebox = async (app) => {
+  await app.register(channels);
+  await app.register(creators);
+};
+
+export default channelModule;

@@ -8,13 +8,11 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHECKOUT_MESSAGES } from '../../shared/schemas/checkout.ts';
-import { unitPriceCents } from '../../shared/shop/pricing.ts';
-import type { PaymentProvider } from '../integrations/stripe/provider.ts';
-import { signWebhookBody } from '../integrations/stripe/signature.ts';
-import { StripePayments } from '../integrations/stripe/stripe.ts';
-import { catalogueProduct, checkoutBody, makeMerchProduct, variantOf } from './checkout-support.ts';
-import { testApp, testConfig, type TestApp } from './harness.ts';
+import { CHECKOUT_MESSAGES } from '../../../shared/schemas/checkout.ts';
+import { unitPriceCents } from '../../../shared/shop/pricing.ts';
+import { signWebhookBody, StripePayments, type PaymentProvider } from '../../integrations/stripe/index.ts';
+import { catalogueProduct, checkoutBody, makeMerchProduct, variantOf } from '../../test/checkout-support.ts';
+import { testApp, testConfig, type TestApp } from '../../test/harness.ts';
 
 interface Seen {
   method: string;

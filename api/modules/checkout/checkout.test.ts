@@ -5,13 +5,13 @@
  * The hosted payment page itself is in embedded-pay.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHECKOUT_MESSAGES } from '../../shared/schemas/checkout.ts';
-import { unitPriceCents } from '../../shared/shop/pricing.ts';
-import { quoteShipping } from '../../shared/shop/shipping.ts';
-import type { CheckoutSessionRequest, PaymentProvider } from '../integrations/stripe/provider.ts';
-import { orderAccessToken } from '../modules/orders/order-links.ts';
-import { catalogueProduct, CHECKOUT_ORIGIN as ORIGIN, checkoutBody, checkoutClient, countRows, makeMerchProduct, variantOf, type TestProduct } from './checkout-support.ts';
-import { testApp, testConfig, type TestApp } from './harness.ts';
+import { CHECKOUT_MESSAGES } from '../../../shared/schemas/checkout.ts';
+import { unitPriceCents } from '../../../shared/shop/pricing.ts';
+import { quoteShipping } from '../../../shared/shop/shipping.ts';
+import type { CheckoutSessionRequest, PaymentProvider } from '../../integrations/stripe/index.ts';
+import { orderAccessToken } from '../orders/index.ts';
+import { catalogueProduct, CHECKOUT_ORIGIN as ORIGIN, checkoutBody, checkoutClient, countRows, makeMerchProduct, variantOf, type TestProduct } from '../../test/checkout-support.ts';
+import { testApp, testConfig, type TestApp } from '../../test/harness.ts';
 
 let t: TestApp;
 let product: TestProduct;

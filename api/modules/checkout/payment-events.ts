@@ -15,12 +15,12 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
-import type { DB, OrderStatus } from '../../platform/db/schema.ts';
+import type { DB } from '../../platform/db/schema.ts';
 import { cancelFulfilmentKey, enqueueJob, JOB_KINDS } from '../../platform/jobs/enqueue.ts';
-import { queueOrderConfirmation } from '../orders/order-mail.ts';
-import type { PaymentEvent } from '../../integrations/stripe/provider.ts';
-import { creditOrderEarnings, reverseOrderEarnings } from '../earnings/service.ts';
-import { transitionOrder } from '../orders/order-status.ts';
+import type { PaymentEvent } from '../../integrations/stripe/index.ts';
+import { creditOrderEarnings, reverseOrderEarnings } from '../earnings/index.ts';
+import { queueOrderConfirmation, recordProviderEvent, transitionOrder } from '../orders/index.ts';
+import { lockOrder, orderIdForIntent, type LockedOrder } from './repository.ts';
 
 export interface PaymentEventDeps {
   db: Kysely<DB>;
@@ -85,13 +85,7 @@ function eventTime(event: PaymentEvent): Date {
 }
 
 async function applyOnce(deps: PaymentEventDeps, trx: Transaction<DB>, event: PaymentEvent): Promise<PaymentEventOutcome> {
-  const recorded = await trx
-    .insertInto('processed_webhook_events')
-    .values({ provider: 'stripe', event_id: event.id, event_type: event.type })
-    .onConflict((oc) => oc.columns(['provider', 'event_id']).doNothing())
-    .returning('event_id')
-    .execute();
-  if (recorded.length === 0) return { duplicate: true };
+  if (!(await recordProviderEvent(trx, 'stripe', event.id, event.type))) return { duplicate: true };
 
   const object = obj(event.data?.object);
   switch (event.type) {
@@ -106,27 +100,6 @@ async function applyOnce(deps: PaymentEventDeps, trx: Transaction<DB>, event: Pa
       // Recorded so a redelivery is answered at once; no event we do not know changes anything.
       return { duplicate: false, effect: 'none', orderId: null };
   }
-}
-
-interface LockedOrder {
-  id: string;
-  status: OrderStatus;
-  /** Set once the order has been sent to the print shop. */
-  fulfilment_order_id: string | null;
-  payment_session_id: string | null;
-  payment_intent_id: string | null;
-  customer_email: string | null;
-  total_cents: number;
-}
-
-function lockOrder(trx: Transaction<DB>, where: { id: string } | { sessionId: string } | { paymentIntentId: string }) {
-  let q = trx
-    .selectFrom('orders')
-    .select(['id', 'status', 'payment_session_id', 'payment_intent_id', 'customer_email', 'total_cents', 'fulfilment_order_id']);
-  if ('id' in where) q = q.where('id', '=', where.id);
-  else if ('sessionId' in where) q = q.where('payment_session_id', '=', where.sessionId);
-  else q = q.where('payment_intent_id', '=', where.paymentIntentId);
-  return q.forUpdate().executeTakeFirst() as Promise<LockedOrder | undefined>;
 }
 
 type Applied = { effect: PaymentEffect; orderId: string | null };
@@ -234,15 +207,4 @@ async function chargeRefunded(deps: PaymentEventDeps, trx: Transaction<DB>, even
   // Sent to the print shop already: it is asked to cancel the order if it has not started on it.
   if (order.fulfilment_order_id) await enqueueJob(trx, JOB_KINDS.cancelFulfilment, { orderId: order.id }, { dedupeKey: cancelFulfilmentKey(order.id) });
   return { effect: 'refunded', orderId: order.id };
-}
-
-/**
- * The order a payment belongs to. Before the payment's completion is seen the order does not
- * hold the payment intent yet; the embedded provider's own session does.
- */
-async function orderIdForIntent(trx: Transaction<DB>, intentId: string): Promise<string | null> {
-  const order = await trx.selectFrom('orders').select('id').where('payment_intent_id', '=', intentId).executeTakeFirst();
-  if (order) return order.id;
-  const session = await trx.selectFrom('embedded_payment_sessions').select('order_id').where('payment_intent_id', '=', intentId).executeTakeFirst();
-  return session?.order_id ?? null;
 }

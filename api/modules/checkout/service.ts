@@ -9,6 +9,7 @@
  * The order, its items and its first status-history row are written in one transaction. A
  * client-chosen idempotency key makes a repeated (or concurrent) request answer the same order.
  */
+import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Catalogue, CatalogueProduct } from '../../../shared/catalogue/parse.ts';
 import { CHECKOUT_COUNTRIES, type CheckoutCountry } from '../../../shared/constants.ts';
@@ -17,9 +18,13 @@ import { MAX_ITEM_QUANTITY, sizeSurchargeCents } from '../../../shared/shop/pric
 import { checkVariant, parseVariantId, type VariantChoice } from '../../../shared/shop/variants.ts';
 import type { DB } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/http/errors.ts';
-import type { CheckoutLineItem, CheckoutSessionRequest } from '../../integrations/stripe/provider.ts';
-import type { ShippingProvider, ShippingQuoteLine } from '../../integrations/printful/shipping-provider.ts';
+import { ERROR_CODES } from '../../../shared/schemas/common.ts';
+import type { CheckoutLineItem, CheckoutSession, CheckoutSessionRequest, PaymentProvider } from '../../integrations/stripe/index.ts';
+import { ShippingUnavailableError, type ShippingProvider, type ShippingQuoteLine, type ShippingRate } from '../../integrations/printful/index.ts';
 import { mediaUrl } from '../../platform/storage/media-urls.ts';
+import { addStatusHistory, itemLabel } from '../orders/index.ts';
+import { orderView, sessionOrder } from './order-page.ts';
+import { insertOrderItems, insertPendingOrder, merchForCart, notePaymentSession, orderForSession, orderIdByIdempotencyKey } from './repository.ts';
 
 /** ZIP / postal code patterns of the checkout countries (spaces and case as people type them). */
 const POSTAL_CODES: Readonly<Record<CheckoutCountry, RegExp>> = {
@@ -109,15 +114,7 @@ export async function priceCart(catalogue: Catalogue, db: Kysely<DB>, shipping: 
   const { zip, country } = checkAddress(body.shipping_address);
   if (body.cart.length === 0) throw AppError.badRequest(CHECKOUT_MESSAGES.cartEmpty);
 
-  const ids = [...new Set(body.cart.map((l) => l.product_id))];
-  const products = await db.selectFrom('merch_products').select(['id', 'video_id', 'creator_id']).where('id', 'in', ids).execute();
-  const shots = await db
-    .selectFrom('merch_screenshots')
-    .select(['id', 'merch_product_id', 'position', 'kind', 'storage_key'])
-    .where('merch_product_id', 'in', ids)
-    .orderBy('merch_product_id')
-    .orderBy('position')
-    .execute();
+  const { products, shots } = await merchForCart(db, [...new Set(body.cart.map((l) => l.product_id))]);
 
   const lines: PricedLine[] = body.cart.map((line, position) => {
     const merch = products.find((p) => p.id === line.product_id);
@@ -167,11 +164,6 @@ export interface OrderOptions {
   customerUserId: string | null;
 }
 
-export async function orderIdByIdempotencyKey(db: Kysely<DB>, key: string): Promise<string | null> {
-  const row = await db.selectFrom('orders').select('id').where('idempotency_key', '=', key).executeTakeFirst();
-  return row?.id ?? null;
-}
-
 /**
  * Writes the pending order, its items and its first history row in one transaction. With an
  * idempotency key another request already used, nothing is written and that order is answered
@@ -179,53 +171,42 @@ export async function orderIdByIdempotencyKey(db: Kysely<DB>, key: string): Prom
  */
 export async function createOrder(db: Kysely<DB>, cart: PricedCart, options: OrderOptions): Promise<{ orderId: string; created: boolean }> {
   const orderId = await db.transaction().execute(async (trx) => {
-    const order = await trx
-      .insertInto('orders')
-      .values({
-        status: 'pending',
-        customer_user_id: options.customerUserId,
-        customer_email: options.email,
-        shipping_zip: cart.zip,
-        shipping_country: cart.country,
-        shipping_method: cart.shippingMethod,
-        subtotal_cents: cart.subtotalCents,
-        shipping_cents: cart.shippingCents,
-        total_cents: cart.totalCents,
-        sms_consent: options.smsConsent,
-        idempotency_key: options.idempotencyKey,
-      })
-      .onConflict((oc) => oc.column('idempotency_key').doNothing())
-      .returning('id')
-      .executeTakeFirst();
-    if (!order) return null;
-    await trx
-      .insertInto('order_items')
-      .values(
-        cart.lines.map((l) => ({
-          order_id: order.id,
-          position: l.position,
-          sku: l.product.sku,
-          product_name: l.product.name,
-          merch_product_id: l.merchProductId,
-          screenshot_id: l.screenshotId,
-          video_id: l.videoId,
-          creator_id: l.creatorId,
-          colour: l.variant.colour,
-          handle_colour: l.variant.handleColour,
-          size: l.variant.size ?? 'One size',
-          quantity: l.quantity,
-          unit_price_cents: l.unitPriceCents,
-          size_surcharge_cents: l.sizeSurchargeCents,
-          base_cost_cents: l.baseCostCents,
-          line_total_cents: l.lineTotalCents,
-        })),
-      )
-      .execute();
-    await trx
-      .insertInto('order_status_history')
-      .values({ order_id: order.id, from_status: null, to_status: 'pending', reason: 'Order created' })
-      .execute();
-    return order.id;
+    const id = await insertPendingOrder(trx, {
+      customer_user_id: options.customerUserId,
+      customer_email: options.email,
+      shipping_zip: cart.zip,
+      shipping_country: cart.country,
+      shipping_method: cart.shippingMethod,
+      subtotal_cents: cart.subtotalCents,
+      shipping_cents: cart.shippingCents,
+      total_cents: cart.totalCents,
+      sms_consent: options.smsConsent,
+      idempotency_key: options.idempotencyKey,
+    });
+    if (!id) return null;
+    await insertOrderItems(
+      trx,
+      id,
+      cart.lines.map((l) => ({
+        position: l.position,
+        sku: l.product.sku,
+        product_name: l.product.name,
+        merch_product_id: l.merchProductId,
+        screenshot_id: l.screenshotId,
+        video_id: l.videoId,
+        creator_id: l.creatorId,
+        colour: l.variant.colour,
+        handle_colour: l.variant.handleColour,
+        size: l.variant.size ?? 'One size',
+        quantity: l.quantity,
+        unit_price_cents: l.unitPriceCents,
+        size_surcharge_cents: l.sizeSurchargeCents,
+        base_cost_cents: l.baseCostCents,
+        line_total_cents: l.lineTotalCents,
+      })),
+    );
+    await addStatusHistory(trx, { orderId: id, from: null, to: 'pending', reason: 'Order created' });
+    return id;
   });
   if (orderId) return { orderId, created: true };
   const existing = options.idempotencyKey ? await orderIdByIdempotencyKey(db, options.idempotencyKey) : null;
@@ -233,29 +214,12 @@ export async function createOrder(db: Kysely<DB>, cart: PricedCart, options: Ord
   return { orderId: existing, created: false };
 }
 
-/** How an item is named to the buyer: the product and the options chosen. */
-export function itemLabel(item: { product_name: string; colour: string; handle_colour: string | null; size: string }): string {
-  const options = [item.colour, item.handle_colour ? `${item.handle_colour} handle` : null, item.size === 'One size' ? null : item.size].filter(Boolean);
-  return `${item.product_name} (${options.join(', ')})`;
-}
-
 /**
  * What the payment provider is asked for an order, read back from the stored order so a
  * repeated request asks for exactly the same session.
  */
 export async function sessionRequestFor(db: Kysely<DB>, orderId: string, publicUrl: string): Promise<CheckoutSessionRequest> {
-  const order = await db
-    .selectFrom('orders')
-    .select(['id', 'shipping_cents', 'shipping_method', 'shipping_country', 'shipping_zip', 'total_cents', 'customer_email'])
-    .where('id', '=', orderId)
-    .executeTakeFirstOrThrow();
-  const items = await db
-    .selectFrom('order_items as i')
-    .leftJoin('merch_screenshots as s', 's.id', 'i.screenshot_id')
-    .select(['i.product_name', 'i.colour', 'i.handle_colour', 'i.size', 'i.quantity', 'i.unit_price_cents', 'i.size_surcharge_cents', 's.storage_key'])
-    .where('i.order_id', '=', orderId)
-    .orderBy('i.position')
-    .execute();
+  const { order, items } = await orderForSession(db, orderId);
   const lineItems: CheckoutLineItem[] = items.map((i) => ({
     name: itemLabel(i),
     unitAmountCents: i.unit_price_cents + i.size_surcharge_cents,
@@ -274,5 +238,77 @@ export async function sessionRequestFor(db: Kysely<DB>, orderId: string, publicU
     successUrl: `${publicUrl}/success?session_id={CHECKOUT_SESSION_ID}`,
     cancelUrl: `${publicUrl}/checkout`,
     idempotencyKey: `checkout-session:${order.id}`,
+  };
+}
+
+type Log = Pick<FastifyBaseLogger, 'warn' | 'error'>;
+
+/** A shipping quote the print shop could not give is the buyer's 502 with the shipping message. */
+async function quoted<T>(log: Log, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (!(err instanceof ShippingUnavailableError)) throw err;
+    log.warn({ err }, 'shipping quote failed');
+    throw new AppError(502, ERROR_CODES.SERVICE_UNAVAILABLE, CHECKOUT_MESSAGES.shippingDefault);
+  }
+}
+
+export interface CheckoutDeps {
+  db: Kysely<DB>;
+  catalogue: Catalogue;
+  shipping: ShippingProvider;
+  /** The site's origin, for the payment page's return links and pictures. */
+  publicUrl: string;
+}
+
+/** Checkout's operations, made once when the routes start. */
+export function checkoutService(deps: CheckoutDeps) {
+  const { db, catalogue, shipping, publicUrl } = deps;
+  return {
+    /** The shipping of a cart to a ZIP and country. */
+    async quote(body: { shipping_address: ShippingAddressInput; cart: ReadonlyArray<{ variant_id: string; quantity: number }> }, log: Log): Promise<ShippingRate> {
+      const { zip, country } = checkAddress(body.shipping_address);
+      const lines = shippingLines(catalogue, body.cart);
+      return quoted(log, () => shipping.quote(lines, zip, country));
+    },
+
+    /** The order for a checkout: the one its idempotency key already made, else a new one. */
+    async orderFor(body: CheckoutBody, customerUserId: string | null, log: Log): Promise<string> {
+      const key = body.idempotency_key ?? null;
+      if (key) {
+        const existing = await orderIdByIdempotencyKey(db, key);
+        if (existing) return existing;
+      }
+      const priced = await quoted(log, () => priceCart(catalogue, db, shipping, body));
+      const { orderId } = await createOrder(db, priced, { email: usableEmail(body.email), smsConsent: body.sms_consent === true, idempotencyKey: key, customerUserId });
+      return orderId;
+    },
+
+    /**
+     * Asks the payment provider for the order's hosted checkout and notes it on the order; a
+     * provider that cannot open one is a 502 that leaves the order pending with no session.
+     */
+    async openSession(payments: PaymentProvider, orderId: string, log: Log): Promise<CheckoutSession> {
+      const request = await sessionRequestFor(db, orderId, publicUrl);
+      let session;
+      try {
+        session = await payments.createCheckoutSession(request);
+      } catch (err) {
+        log.error({ err, orderId }, 'the payment provider did not open a checkout session');
+        throw new AppError(502, ERROR_CODES.SERVICE_UNAVAILABLE, CHECKOUT_MESSAGES.paymentUnavailable);
+      }
+      await notePaymentSession(db, orderId, payments.kind, session.sessionId);
+      return session;
+    },
+
+    /** The order for a checkout and its hosted payment session. */
+    async checkout(payments: PaymentProvider, body: CheckoutBody, customerUserId: string | null, log: Log) {
+      const orderId = await this.orderFor(body, customerUserId, log);
+      return { orderId, session: await this.openSession(payments, orderId, log) };
+    },
+
+    sessionOrder: (sessionId: string) => sessionOrder(db, sessionId),
+    orderView: (orderId: string, token: string) => orderView(db, orderId, token),
   };
 }

@@ -7,10 +7,10 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHECKOUT_MESSAGES } from '../../shared/schemas/checkout.ts';
-import { rateToCents } from '../integrations/printful/printful-shipping.ts';
-import { catalogueProduct, variantOf } from './checkout-support.ts';
-import { testApp, testConfig, type TestApp } from './harness.ts';
+import { CHECKOUT_MESSAGES } from '../../../shared/schemas/checkout.ts';
+import { rateToCents } from '../../integrations/printful/index.ts';
+import { catalogueProduct, variantOf } from '../../test/checkout-support.ts';
+import { testApp, testConfig, type TestApp } from '../../test/harness.ts';
 
 interface Seen {
   method: string;

@@ -7,9 +7,9 @@
  * package's first item pays CA/GB/DE 9.99 or AU 14.99 instead.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHECKOUT_MESSAGES } from '../../shared/schemas/checkout.ts';
-import { catalogueProduct, variantOf } from './checkout-support.ts';
-import { testApp, type TestApp } from './harness.ts';
+import { CHECKOUT_MESSAGES } from '../../../shared/schemas/checkout.ts';
+import { catalogueProduct, variantOf } from '../../test/checkout-support.ts';
+import { testApp, type TestApp } from '../../test/harness.ts';
 
 let t: TestApp;
 beforeAll(async () => {

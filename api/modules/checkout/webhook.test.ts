@@ -4,9 +4,9 @@
  * out changes nothing. Orders are written straight into the database as checkout leaves them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '../modules/accounts/service.ts';
-import { checkOrderAccessToken } from '../modules/orders/order-links.ts';
-import { testApp, type TestApp } from './harness.ts';
+import { createUser } from '../accounts/index.ts';
+import { checkOrderAccessToken } from '../orders/index.ts';
+import { testApp, type TestApp } from '../../test/harness.ts';
 import {
   completedEvent,
   deliver,
@@ -16,7 +16,7 @@ import {
   refundedEvent,
   type LineSpec,
   type TestOrder,
-} from './webhook-support.ts';
+} from '../../test/webhook-support.ts';
 
 let t: TestApp;
 let creatorId: string;

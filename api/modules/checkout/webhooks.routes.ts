@@ -8,7 +8,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { stripeWebhookRoute } from '../../../shared/schemas/checkout.ts';
 import { ERROR_CODES } from '../../../shared/schemas/common.ts';
 import { AppError } from '../../platform/http/errors.ts';
-import type { PaymentEvent } from '../../integrations/stripe/provider.ts';
+import type { PaymentEvent } from '../../integrations/stripe/index.ts';
 import { applyPaymentEvent } from './payment-events.ts';
 
 /** Stripe's events are a few kilobytes; this leaves room for large line-item lists. */
@@ -42,6 +42,7 @@ function parsesAsJson(raw: Buffer): boolean {
 }
 
 const webhooks: FastifyPluginAsyncTypebox = async (app) => {
+  const { db, config } = app;
   app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT }, (_request, body, done) => {
     done(null, body);
   });
@@ -64,7 +65,7 @@ const webhooks: FastifyPluginAsyncTypebox = async (app) => {
         throw new AppError(400, ERROR_CODES.INVALID_SIGNATURE, 'The event signature could not be verified.');
       }
       if (!isEvent(event)) throw new AppError(400, ERROR_CODES.MALFORMED_REQUEST, 'The event is not a payment event.');
-      const outcome = await applyPaymentEvent({ db: app.db, publicUrl: app.config.publicUrl, log: request.log }, event);
+      const outcome = await applyPaymentEvent({ db, publicUrl: config.publicUrl, log: request.log }, event);
       if (outcome.duplicate) return { received: true as const, duplicate: true };
       request.log.info({ eventId: event.id, type: event.type, effect: outcome.effect, orderId: outcome.orderId }, 'payment event applied');
       return { received: true as const, duplicate: false };

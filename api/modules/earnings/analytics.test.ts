@@ -4,10 +4,10 @@
  * figures are those a creator sees after real checkouts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSession, SESSION_COOKIE } from '../platform/sessions/sessions.ts';
-import { createUser } from '../modules/accounts/service.ts';
-import { testApp, type TestApp } from './harness.ts';
-import { completedEvent, deliver, makeOrder, makeVideo, refundedEvent } from './webhook-support.ts';
+import { createSession, SESSION_COOKIE } from '../../platform/sessions/sessions.ts';
+import { createUser } from '../accounts/index.ts';
+import { testApp, type TestApp } from '../../test/harness.ts';
+import { completedEvent, deliver, makeOrder, makeVideo, refundedEvent } from '../../test/webhook-support.ts';
 
 let t: TestApp;
 const people: Record<'a' | 'b' | 'idle' | 'customer', { id: string; cookie: string }> = {} as never;

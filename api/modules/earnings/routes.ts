@@ -4,11 +4,14 @@ import { salesAnalytics } from './analytics.ts';
 
 /** The studio's Analytics tab: the signed-in creator's own sales, never anyone else's. */
 const analytics: FastifyPluginAsyncTypebox = async (app) => {
+  const { db } = app;
+  const analyticsOf = (creatorId: string) => salesAnalytics(db, creatorId);
+
   app.route({
     ...salesAnalyticsRoute,
     handler: async (request, reply) => {
       void reply.header('cache-control', 'private, no-store');
-      return { success: true as const, analytics: await salesAnalytics(app.db, request.user!.id) };
+      return { success: true as const, analytics: await analyticsOf(request.user!.id) };
     },
   });
 };

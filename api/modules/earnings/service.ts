@@ -7,17 +7,16 @@
  *
  * Rounding: the margin of a line is (unit price - base cost) x quantity, in whole cents (size
  * surcharges pass through to the print provider and shipping is a cost, so neither carries
- * margin). The creator's share is CREATOR_PERCENT of the margin rounded half-up to the cent
+ * margin). The creator's share is CREATOR_SHARE_PERCENT (shared/constants.ts) of the margin rounded half-up to the cent
  * (splitMargin in shared/money.ts); the house keeps margin - creator share. Both are integers
  * and always add up to the margin.
  */
 import type { Transaction } from 'kysely';
-import { sql } from 'kysely';
+import { CREATOR_SHARE_PERCENT } from '../../../shared/constants.ts';
 import { splitMargin, type Cents } from '../../../shared/money.ts';
 import type { DB } from '../../platform/db/schema.ts';
+import { addToCreatorTotal, creditableItems, insertEarning, orderSales } from './repository.ts';
 
-/** The creator's percentage of an item's margin; the house keeps the rest. */
-export const CREATOR_PERCENT = 70;
 export const SALE_SOURCE = 'Product Sale';
 
 export interface LineForEarning {
@@ -35,7 +34,7 @@ export interface LineEarning {
 /** The margin of one order line and its split; surcharges are not part of unit_price_cents. */
 export function lineEarning(line: LineForEarning): LineEarning {
   const marginCents = Math.max(0, line.unit_price_cents - line.base_cost_cents) * line.quantity;
-  const { creator, house } = splitMargin(marginCents, CREATOR_PERCENT);
+  const { creator, house } = splitMargin(marginCents, CREATOR_SHARE_PERCENT);
   return { marginCents, creatorShareCents: creator, houseShareCents: house };
 }
 
@@ -49,15 +48,7 @@ async function addToCreatorTotals(trx: Transaction<DB>, deltas: Map<string, Cent
   for (const userId of [...deltas.keys()].sort()) {
     const delta = deltas.get(userId)!;
     if (delta === 0) continue;
-    await trx
-      .updateTable('users')
-      .set({
-        total_earnings_cents: sql<number>`greatest(0, total_earnings_cents + ${delta})`,
-        pending_payout_cents: sql<number>`greatest(0, pending_payout_cents + ${delta})`,
-        updated_at: sql<Date>`now()`,
-      })
-      .where('id', '=', userId)
-      .execute();
+    await addToCreatorTotal(trx, userId, delta);
   }
 }
 
@@ -67,32 +58,21 @@ function addDelta(deltas: Map<string, Cents>, userId: string, cents: Cents): voi
 
 /** Credits the creators of a paid order's items; answers how many sale records were written. */
 export async function creditOrderEarnings(trx: Transaction<DB>, orderId: string): Promise<number> {
-  const items = await trx
-    .selectFrom('order_items')
-    .select(['id', 'creator_id', 'unit_price_cents', 'base_cost_cents', 'quantity', 'line_total_cents'])
-    .where('order_id', '=', orderId)
-    .where('creator_id', 'is not', null)
-    .orderBy('position')
-    .execute();
+  const items = await creditableItems(trx, orderId);
   let written = 0;
   const deltas = new Map<string, Cents>();
   for (const item of items) {
     const split = lineEarning(item);
-    const inserted = await trx
-      .insertInto('earnings')
-      .values({
-        user_id: item.creator_id,
-        order_item_id: item.id,
-        kind: 'sale',
-        amount_cents: item.line_total_cents,
-        margin_cents: split.marginCents,
-        creator_share_cents: split.creatorShareCents,
-        source: SALE_SOURCE,
-      })
-      .onConflict((oc) => oc.columns(['order_item_id', 'kind']).doNothing())
-      .returning('id')
-      .execute();
-    if (inserted.length === 0) continue;
+    const inserted = await insertEarning(trx, {
+      user_id: item.creator_id,
+      order_item_id: item.id,
+      kind: 'sale',
+      amount_cents: item.line_total_cents,
+      margin_cents: split.marginCents,
+      creator_share_cents: split.creatorShareCents,
+      source: SALE_SOURCE,
+    });
+    if (!inserted) continue;
     written++;
     addDelta(deltas, item.creator_id!, split.creatorShareCents);
   }
@@ -106,32 +86,20 @@ export async function creditOrderEarnings(trx: Transaction<DB>, orderId: string)
  * records always net to zero after a refund.
  */
 export async function reverseOrderEarnings(trx: Transaction<DB>, orderId: string): Promise<number> {
-  const sales = await trx
-    .selectFrom('earnings')
-    .innerJoin('order_items', 'order_items.id', 'earnings.order_item_id')
-    .select(['earnings.user_id', 'earnings.order_item_id', 'earnings.amount_cents', 'earnings.margin_cents', 'earnings.creator_share_cents', 'earnings.source'])
-    .where('order_items.order_id', '=', orderId)
-    .where('earnings.kind', '=', 'sale')
-    .orderBy('order_items.position')
-    .execute();
+  const sales = await orderSales(trx, orderId);
   let written = 0;
   const deltas = new Map<string, Cents>();
   for (const sale of sales) {
-    const inserted = await trx
-      .insertInto('earnings')
-      .values({
-        user_id: sale.user_id,
-        order_item_id: sale.order_item_id,
-        kind: 'reversal',
-        amount_cents: -sale.amount_cents,
-        margin_cents: -sale.margin_cents,
-        creator_share_cents: -sale.creator_share_cents,
-        source: sale.source,
-      })
-      .onConflict((oc) => oc.columns(['order_item_id', 'kind']).doNothing())
-      .returning('id')
-      .execute();
-    if (inserted.length === 0) continue;
+    const inserted = await insertEarning(trx, {
+      user_id: sale.user_id,
+      order_item_id: sale.order_item_id,
+      kind: 'reversal',
+      amount_cents: -sale.amount_cents,
+      margin_cents: -sale.margin_cents,
+      creator_share_cents: -sale.creator_share_cents,
+      source: sale.source,
+    });
+    if (!inserted) continue;
     written++;
     if (sale.user_id) addDelta(deltas, sale.user_id, -sale.creator_share_cents);
   }

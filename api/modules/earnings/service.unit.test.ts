@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { divideHalfUp } from './analytics.ts';
-import { CREATOR_PERCENT, lineEarning } from './service.ts';
+import { CREATOR_SHARE_PERCENT } from '../../../shared/constants.ts';
+import { lineEarning } from './service.ts';
 
 describe('lineEarning', () => {
   it('splits 70/30 of (price - base cost) x quantity', () => {
-    expect(CREATOR_PERCENT).toBe(70);
+    expect(CREATOR_SHARE_PERCENT).toBe(70);
     // The tiers page example: 21.69 at 11.69 base cost.
     expect(lineEarning({ unit_price_cents: 2169, base_cost_cents: 1169, quantity: 1 })).toEqual({ marginCents: 1000, creatorShareCents: 700, houseShareCents: 300 });
     expect(lineEarning({ unit_price_cents: 2169, base_cost_cents: 1169, quantity: 3 })).toEqual({ marginCents: 3000, creatorShareCents: 2100, houseShareCents: 900 });

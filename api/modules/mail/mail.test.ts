@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTH_MESSAGES } from '../../shared/schemas/auth.ts';
-import { createSession, SESSION_COOKIE } from '../platform/sessions/sessions.ts';
-import { MailSender, type MailTransport } from '../platform/mail/outbox.ts';
-import { createUser } from '../modules/accounts/service.ts';
-import { testApp, testConfig, type TestApp } from './harness.ts';
+import { AUTH_MESSAGES } from '../../../shared/schemas/auth.ts';
+import { createSession, SESSION_COOKIE } from '../../platform/sessions/sessions.ts';
+import { MailSender, type MailTransport } from '../../platform/mail/outbox.ts';
+import { createUser } from '../accounts/index.ts';
+import { testApp, testConfig, type TestApp } from '../../test/harness.ts';
 
 let t: TestApp;
 beforeAll(async () => {

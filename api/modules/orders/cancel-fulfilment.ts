@@ -6,7 +6,8 @@
  */
 import type { Kysely } from 'kysely';
 import type { DB } from '../../platform/db/schema.ts';
-import type { CancelOutcome, FulfilmentProvider } from '../../integrations/printful/fulfilment-provider.ts';
+import type { CancelOutcome, FulfilmentProvider } from '../../integrations/printful/index.ts';
+import { orderFulfilment } from './repository.ts';
 
 export interface CancelDeps {
   db: Kysely<DB>;
@@ -18,11 +19,7 @@ export interface CancelDeps {
 export type CancelFulfilmentOutcome = CancelOutcome | 'not-refunded' | 'not-submitted' | 'no-order';
 
 export async function cancelFulfilment(deps: CancelDeps, orderId: string): Promise<CancelFulfilmentOutcome> {
-  const order = await deps.db
-    .selectFrom('orders')
-    .select(['status', 'fulfilment_provider', 'fulfilment_order_id'])
-    .where('id', '=', orderId)
-    .executeTakeFirst();
+  const order = await orderFulfilment(deps.db, orderId);
   if (!order) return 'no-order';
   if (order.status !== 'refunded') return 'not-refunded';
   // Never sent: the fulfil job sends nothing for a refunded order.

@@ -13,8 +13,9 @@ import { transitionOrder } from './order-status.ts';
 import { mediaUrl } from '../../platform/storage/media-urls.ts';
 import type { ObjectStorage } from '../../platform/storage/object-storage.ts';
 import type { PendingObjects } from '../../platform/storage/pending-objects.ts';
-import { ensurePrintFiles } from '../merch/print-files.ts';
-import type { FulfilmentProvider } from '../../integrations/printful/fulfilment-provider.ts';
+import { ensurePrintFiles } from '../merch/index.ts';
+import type { FulfilmentProvider } from '../../integrations/printful/index.ts';
+import { keepFulfilmentOrder, orderToFulfil } from './repository.ts';
 
 export interface FulfilDeps {
   db: Kysely<DB>;
@@ -29,11 +30,7 @@ export interface FulfilDeps {
 export type FulfilOutcome = 'submitted' | 'already-submitted' | 'not-paid' | 'no-order';
 
 export async function fulfilOrder(deps: FulfilDeps, orderId: string): Promise<FulfilOutcome> {
-  const order = await deps.db
-    .selectFrom('orders')
-    .select(['id', 'status', 'fulfilment_order_id', 'shipping_zip', 'shipping_country', 'shipping_name', 'shipping_address'])
-    .where('id', '=', orderId)
-    .executeTakeFirst();
+  const order = await orderToFulfil(deps.db, orderId);
   if (!order) return 'no-order';
   if (order.fulfilment_order_id) return 'already-submitted';
   // Refunded or cancelled before it reached the print shop: nothing is made.
@@ -69,7 +66,7 @@ export async function fulfilOrder(deps: FulfilDeps, orderId: string): Promise<Fu
     if (moved && !moved.changed) {
       // The order moved on meanwhile (the print shop's first report, or a refund): it still keeps
       // which print-shop order it has.
-      await trx.updateTable('orders').set(set).where('id', '=', orderId).where('fulfilment_order_id', 'is', null).execute();
+      await keepFulfilmentOrder(trx, orderId, set);
       deps.log?.(`order ${orderId} was ${moved.status} when its submission was recorded`);
       // Refunded while its files were being made: the print shop is asked to cancel it.
       if (moved.status === 'refunded') await enqueueJob(trx, JOB_KINDS.cancelFulfilment, { orderId }, { dedupeKey: cancelFulfilmentKey(orderId, 'after-submission') });

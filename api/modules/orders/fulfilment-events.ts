@@ -1,6 +1,6 @@
 /**
- * Applies a print-on-demand progress report (Printful's webhook shape; the embedded simulator
- * sends the same) to the order it names: in one transaction, the event is recorded as
+ * Applies a print-on-demand progress report (Printful's webhook; the embedded print shop sends
+ * the same to the same route) to the order it names: in one transaction, the event is recorded as
  * processed (a repeat is a no-op), the order moves forward through transitionOrder, the parcel's
  * tracking is kept, and the first move to shipped queues the buyer's shipped email. An order
  * never moves back (a late 'inprocess' after 'fulfilled' changes nothing), and a refunded or
@@ -8,9 +8,10 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { DB, OrderStatus } from '../../platform/db/schema.ts';
-import type { FulfilmentEvent } from '../../integrations/printful/fulfilment-provider.ts';
+import type { FulfilmentEvent } from '../../integrations/printful/index.ts';
 import { queueShippedMail } from './shipped-mail.ts';
 import { ORDER_RANK, transitionOrder } from './order-status.ts';
+import { lockOrderStatus, recordProviderEvent } from './repository.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const HEX32 = /^[0-9a-f]{32}$/i;
@@ -79,21 +80,11 @@ function cleanUrl(url: string | null | undefined): string | null {
 async function apply(trx: Transaction<DB>, event: FulfilmentEvent, options: FulfilmentEventOptions): Promise<FulfilmentEventResult> {
   const orderId = orderIdOf(event.data?.order?.external_id);
   const target = targetStatus(event);
-  const recorded = await trx
-    .insertInto('processed_webhook_events')
-    .values({ provider: 'printful', event_id: options.eventId ?? fulfilmentEventId(event), event_type: event.type.slice(0, 100) })
-    .onConflict((oc) => oc.columns(['provider', 'event_id']).doNothing())
-    .returning('event_id')
-    .execute();
-  if (recorded.length === 0) return { firstDelivery: false, orderId, target, changed: false, status: null };
+  const recorded = await recordProviderEvent(trx, 'printful', options.eventId ?? fulfilmentEventId(event), event.type.slice(0, 100));
+  if (!recorded) return { firstDelivery: false, orderId, target, changed: false, status: null };
   if (!orderId) return { firstDelivery: true, orderId: null, target, changed: false, status: null };
 
-  const order = await trx
-    .selectFrom('orders')
-    .select(['status', 'tracking_number', 'tracking_url'])
-    .where('id', '=', orderId)
-    .forUpdate()
-    .executeTakeFirst();
+  const order = await lockOrderStatus(trx, orderId);
   if (!order) return { firstDelivery: true, orderId, target, changed: false, status: null };
   if (!target || ORDER_RANK[target] <= ORDER_RANK[order.status]) {
     return { firstDelivery: true, orderId, target, changed: false, status: order.status };
@@ -116,12 +107,7 @@ async function apply(trx: Transaction<DB>, event: FulfilmentEvent, options: Fulf
   return { firstDelivery: true, orderId, target, changed: result.changed, status: result.status };
 }
 
-/** `db` may be the caller's transaction (the embedded simulator commits its step with the effect). */
-export async function applyFulfilmentEvent(
-  db: Kysely<DB> | Transaction<DB>,
-  event: FulfilmentEvent,
-  options: FulfilmentEventOptions,
-): Promise<FulfilmentEventResult> {
-  if (db.isTransaction) return apply(db as Transaction<DB>, event, options);
+/** Applies one report in its own transaction. */
+export async function applyFulfilmentEvent(db: Kysely<DB>, event: FulfilmentEvent, options: FulfilmentEventOptions): Promise<FulfilmentEventResult> {
   return db.transaction().execute((trx) => apply(trx, event, options));
 }

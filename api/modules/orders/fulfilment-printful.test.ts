@@ -6,10 +6,10 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fulfilOrder } from '../modules/orders/fulfil-order.ts';
-import { PrintfulFulfilment, printfulExternalId } from '../integrations/printful/printful.ts';
-import { merchProduct, shopOrder } from './fulfilment-helpers.ts';
-import { testApp, testConfig, type TestApp } from './harness.ts';
+import { fulfilOrder } from './index.ts';
+import { PrintfulClient, PrintfulFulfilment, printfulExternalId } from '../../integrations/printful/index.ts';
+import { merchProduct, shopOrder } from '../../test/fulfilment-helpers.ts';
+import { testApp, testConfig, type TestApp } from '../../test/harness.ts';
 
 const PUBLIC_URL = 'https://framemerch.example.test';
 const TOKEN = 'pf-webhook-token-0123456789';
@@ -91,7 +91,7 @@ describe('the Printful adapter', () => {
     const base = `http://127.0.0.1:${(fake.server.address() as AddressInfo).port}`;
     try {
       expect(t.app.fulfilment.kind).toBe('printful');
-      const provider = new PrintfulFulfilment({ apiKey: 'pf-key', storeId: '777', baseUrl: base });
+      const provider = new PrintfulFulfilment(new PrintfulClient({ apiKey: 'pf-key', storeId: '777', baseUrl: base }));
       const product = await merchProduct(deps());
       const orderId = await shopOrder(deps(), product, [
         { sku: 'mens-fitted-tshirt', colour: 'Black', size: 'M', quantity: 2 },
@@ -142,7 +142,7 @@ describe('the Printful adapter', () => {
     await new Promise<void>((resolve) => fake.server.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(fake.server.address() as AddressInfo).port}`;
     try {
-      const provider = new PrintfulFulfilment({ apiKey: 'pf-key', storeId: '777', baseUrl: base });
+      const provider = new PrintfulFulfilment(new PrintfulClient({ apiKey: 'pf-key', storeId: '777', baseUrl: base }));
       const product = await merchProduct(deps());
       const [first, second] = [
         await shopOrder(deps(), product, [{ sku: 'mens-fitted-tshirt', colour: 'Black', size: 'M' }]),
@@ -172,12 +172,12 @@ describe('the Printful adapter', () => {
     await new Promise<void>((resolve) => fake.server.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(fake.server.address() as AddressInfo).port}`;
     try {
-      const provider = new PrintfulFulfilment({ apiKey: 'pf-key', storeId: null, baseUrl: base });
+      const provider = new PrintfulFulfilment(new PrintfulClient({ apiKey: 'pf-key', storeId: null, baseUrl: base }));
       await expect(provider.variantId(108, 'Navy', 'M')).rejects.toMatchObject({ name: 'PermanentJobError' });
       expect(fake.seen.filter((s) => s.method === 'POST')).toHaveLength(0);
       expect(fake.seen[0]!.headers['x-pf-store-id']).toBeUndefined();
       // A refused key is worth another try once it is fixed: not a permanent failure.
-      const wrongKey = new PrintfulFulfilment({ apiKey: 'not-the-key', storeId: null, baseUrl: base });
+      const wrongKey = new PrintfulFulfilment(new PrintfulClient({ apiKey: 'not-the-key', storeId: null, baseUrl: base }));
       const item = { sku: 'mens-fitted-tshirt', podCatalogId: 108, colour: 'Black', size: 'M', quantity: 1, printFileUrl: `${PUBLIC_URL}/x.png`, printFileKey: 'x', retailPriceCents: 2411 };
       await expect(wrongKey.submitOrder({ externalId: NO_ORDER, recipient: { zip: '10001', country_code: 'US' }, items: [item] })).rejects.toMatchObject({
         name: 'PrintfulError',

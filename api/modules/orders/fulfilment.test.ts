@@ -7,15 +7,12 @@
 import { sql } from 'kysely';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JOB_KINDS, enqueueJob } from '../platform/jobs/enqueue.ts';
-import { fulfilOrder } from '../modules/orders/fulfil-order.ts';
-import { renderPrintFile } from '../modules/merch/print-files.ts';
-import { applyFulfilmentEvent } from '../modules/orders/fulfilment-events.ts';
-import { orderPagePath } from '../modules/orders/order-links.ts';
-import { transitionOrder } from '../modules/orders/order-status.ts';
-import { listKeys, merchProduct, shopOrder, twoColourJpeg } from './fulfilment-helpers.ts';
-import { testApp, testConfig, type TestApp } from './harness.ts';
-import { deliver, refundedEvent } from './webhook-support.ts';
+import { JOB_KINDS, enqueueJob } from '../../platform/jobs/enqueue.ts';
+import { renderPrintFile } from '../merch/index.ts';
+import { applyFulfilmentEvent, fulfilOrder, orderPagePath, transitionOrder } from './index.ts';
+import { listKeys, merchProduct, shopOrder, twoColourJpeg } from '../../test/fulfilment-helpers.ts';
+import { testApp, testConfig, type TestApp } from '../../test/harness.ts';
+import { deliver, refundedEvent } from '../../test/webhook-support.ts';
 
 const PUBLIC_URL = 'http://shop.example.test';
 let t: TestApp;
@@ -332,6 +329,40 @@ describe('the embedded print shop', () => {
     await t.app.jobs.runDue();
     expect((await podOrders(orderId))[0]!.status).toBe('canceled');
     expect(await orderRow(orderId)).toMatchObject({ status: 'refunded', fulfilment_provider: 'embedded' });
+  });
+
+  it('reports each step to the app as Printful would, again until it is taken; the app applies it once', async () => {
+    const product = await merchProduct(deps);
+    const orderId = await shopOrder(deps, product, [{ sku: 'mens-fitted-tshirt', colour: 'Black', size: 'M' }]);
+    await fulfil(orderId);
+    const dueNow = () => t.db.updateTable('embedded_pod_orders').set({ next_step_at: sql<Date>`now() - interval '1 second'` }).where('external_id', '=', orderId).execute();
+    const app = t.app as { fulfilmentWebhooks: TestApp['app']['fulfilmentWebhooks'] };
+    const real = app.fulfilmentWebhooks;
+
+    // The webhook refuses the report: the print shop does not take the step.
+    await dueNow();
+    app.fulfilmentWebhooks = { accept: () => null };
+    try {
+      expect(await t.app.embeddedPod.tick()).toBe(0);
+    } finally {
+      app.fulfilmentWebhooks = real;
+    }
+    expect((await podOrders(orderId))[0]!.status).toBe('pending');
+    expect((await orderRow(orderId)).status).toBe('submitted');
+
+    await dueNow();
+    expect(await t.app.embeddedPod.tick()).toBe(1);
+    const [pod] = await podOrders(orderId);
+    expect(pod!.status).toBe('inprocess');
+    expect((await orderRow(orderId)).status).toBe('in_production');
+
+    // The step's own record is lost after the app applied its report (the process died between): the same report again, a duplicate.
+    await t.db.updateTable('embedded_pod_orders').set({ status: 'pending' }).where('id', '=', pod!.id).execute();
+    await dueNow();
+    expect(await t.app.embeddedPod.tick()).toBe(1);
+    expect((await podOrders(orderId))[0]!.status).toBe('inprocess');
+    expect(await history(orderId)).toEqual(['pending>paid', 'paid>submitted', 'submitted>in_production']);
+    expect(await t.db.selectFrom('processed_webhook_events').select('event_id').where('event_id', '=', `pod:${pod!.id}:inprocess`).execute()).toHaveLength(1);
   });
 
   it('runs on its own clock while the app serves, and stops with it', async () => {

@@ -46,7 +46,7 @@ async function jobs(app: FastifyInstance) {
 
   // With the embedded database this is the only process, so jobs another process held are orphans.
   if (app.database.kind === 'pglite') await runner.releaseOrphans();
-  if (app.config.env !== 'test') app.addHook('onReady', async () => runner.start(app.config.jobPollMs));
+  if (app.background.jobs) app.addHook('onReady', async () => runner.start(app.config.jobPollMs));
   app.addHook('onClose', async () => runner.stop());
 }
 

@@ -21,6 +21,11 @@ export async function checkOrderAccessToken(db: Kysely<DB>, orderId: string, tok
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
+/** The closing lines of a buyer's email: the order page's link after `lead`, and to keep it private. */
+export async function orderLinkLines(db: Kysely<DB>, publicUrl: string, orderId: string, lead: string): Promise<string[]> {
+  return [lead, `${publicUrl}${await orderPagePath(db, orderId)}`, '', 'Keep this link to yourself: anyone who has it can see the order.', ''];
+}
+
 /** The order page's path (the web app's /orders/:id route), token included. */
 export async function orderPagePath(db: Kysely<DB>, orderId: string): Promise<string> {
   return `/orders/${orderId}?token=${await orderAccessToken(db, orderId)}`;

@@ -7,9 +7,10 @@ import type { Kysely } from 'kysely';
 import { addressLines } from '../../../shared/shop/address.ts';
 import { formatCents } from '../../../shared/money.ts';
 import type { DB } from '../../platform/db/schema.ts';
-import { itemLabel } from '../checkout/service.ts';
-import { orderPagePath } from './order-links.ts';
+import { itemLabel } from './item-label.ts';
+import { orderLinkLines } from './order-links.ts';
 import { isMailable, queueMail } from '../../platform/mail/outbox.ts';
+import { orderForConfirmation } from './repository.ts';
 
 export const ORDER_CONFIRMATION_TEMPLATE = 'order-confirmation';
 
@@ -22,19 +23,10 @@ export function orderConfirmationKey(orderId: string): string {
  * or the confirmation was already queued. `db` is the caller's transaction.
  */
 export async function queueOrderConfirmation(db: Kysely<DB>, publicUrl: string, orderId: string): Promise<boolean> {
-  const order = await db
-    .selectFrom('orders')
-    .select(['id', 'customer_email', 'subtotal_cents', 'shipping_cents', 'total_cents', 'shipping_method', 'shipping_zip', 'shipping_country', 'shipping_name', 'shipping_address'])
-    .where('id', '=', orderId)
-    .executeTakeFirst();
-  if (!order || !isMailable(order.customer_email)) return false;
-  const items = await db
-    .selectFrom('order_items')
-    .select(['product_name', 'colour', 'handle_colour', 'size', 'quantity', 'line_total_cents'])
-    .where('order_id', '=', orderId)
-    .orderBy('position')
-    .execute();
-  const link = `${publicUrl}${await orderPagePath(db, orderId)}`;
+  const found = await orderForConfirmation(db, orderId);
+  if (!found) return false;
+  const { order, items } = found;
+  if (!isMailable(order.customer_email)) return false;
   // Named as on the payment page (itemLabel).
   const lines = items.map((i) => `  ${i.quantity} x ${itemLabel(i)}: ${formatCents(i.line_total_cents)}`);
   // Where it goes, as the payment collected it (the order page shows the same).
@@ -52,11 +44,7 @@ export async function queueOrderConfirmation(db: Kysely<DB>, publicUrl: string, 
     `Total: ${formatCents(order.total_cents)}`,
     '',
     ...shipTo,
-    'Follow your order, from printing to delivery, here:',
-    link,
-    '',
-    'Keep this link to yourself: anyone who has it can see the order.',
-    '',
+    ...(await orderLinkLines(db, publicUrl, orderId, 'Follow your order, from printing to delivery, here:')),
   ].join('\n');
   return queueMail(db, {
     to: order.customer_email,

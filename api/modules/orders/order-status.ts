@@ -9,8 +9,8 @@
  *      └──> cancelled (checkout expired)        pending ──> refunded (refund seen before payment)
  */
 import type { Transaction } from 'kysely';
-import { sql } from 'kysely';
 import type { DB, OrderStatus } from '../../platform/db/schema.ts';
+import { addStatusHistory, lockOrderStatus, setOrderStatus, type OrderUpdate } from './repository.ts';
 
 export const ORDER_TRANSITIONS: Readonly<Record<OrderStatus, readonly OrderStatus[]>> = {
   pending: ['paid', 'cancelled', 'refunded'],
@@ -50,18 +50,7 @@ export interface TransitionOptions {
   reason?: string;
   eventId?: string | null;
   /** Extra order columns set together with the status (tracking, payment ids...). */
-  set?: Partial<{
-    payment_intent_id: string | null;
-    customer_email: string | null;
-    fulfilment_provider: 'printful' | 'embedded';
-    fulfilment_order_id: string;
-    tracking_url: string | null;
-    tracking_number: string | null;
-    paid_at: Date;
-    refunded_at: Date;
-    shipping_name: string | null;
-    shipping_address: string | null;
-  }>;
+  set?: OrderUpdate;
 }
 
 /**
@@ -75,18 +64,11 @@ export async function transitionOrder(
   to: OrderStatus,
   options: TransitionOptions = {},
 ): Promise<TransitionResult | null> {
-  const row = await trx.selectFrom('orders').select('status').where('id', '=', orderId).forUpdate().executeTakeFirst();
+  const row = await lockOrderStatus(trx, orderId);
   if (!row) return null;
   const from = row.status;
   if (!canTransition(from, to)) return { changed: false, from, status: from };
-  await trx
-    .updateTable('orders')
-    .set({ ...options.set, status: to, updated_at: sql<Date>`now()` })
-    .where('id', '=', orderId)
-    .execute();
-  await trx
-    .insertInto('order_status_history')
-    .values({ order_id: orderId, from_status: from, to_status: to, reason: options.reason ?? '', event_id: options.eventId ?? null })
-    .execute();
+  await setOrderStatus(trx, orderId, to, options.set);
+  await addStatusHistory(trx, { orderId, from, to, reason: options.reason ?? '', eventId: options.eventId ?? null });
   return { changed: true, from, status: to };
 }

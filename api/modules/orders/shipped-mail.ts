@@ -5,7 +5,8 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../platform/db/schema.ts';
 import { isMailable, queueMail } from '../../platform/mail/outbox.ts';
-import { orderPagePath } from './order-links.ts';
+import { orderLinkLines } from './order-links.ts';
+import { orderForShippedMail } from './repository.ts';
 
 export const ORDER_SHIPPED_TEMPLATE = 'order-shipped';
 
@@ -15,13 +16,8 @@ export function orderShippedKey(orderId: string): string {
 
 /** Answers false when the order has no email address or the email was already queued. `db` is the caller's transaction. */
 export async function queueShippedMail(db: Kysely<DB>, publicUrl: string, orderId: string): Promise<boolean> {
-  const order = await db
-    .selectFrom('orders')
-    .select(['id', 'customer_email', 'tracking_number', 'tracking_url'])
-    .where('id', '=', orderId)
-    .executeTakeFirst();
+  const order = await orderForShippedMail(db, orderId);
   if (!order || !isMailable(order.customer_email)) return false;
-  const link = `${publicUrl}${await orderPagePath(db, orderId)}`;
   const text = [
     'Good news: your order is on its way!',
     '',
@@ -30,11 +26,7 @@ export async function queueShippedMail(db: Kysely<DB>, publicUrl: string, orderI
     ...(order.tracking_number ? [`Tracking number: ${order.tracking_number}`] : []),
     ...(order.tracking_url ? ['Track your parcel here:', order.tracking_url] : []),
     '',
-    'Your order, its status and history:',
-    link,
-    '',
-    'Keep this link to yourself: anyone who has it can see the order.',
-    '',
+    ...(await orderLinkLines(db, publicUrl, orderId, 'Your order, its status and history:')),
   ].join('\n');
   return queueMail(db, {
     to: order.customer_email,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_CREATORS, DEMO_VIDEOS } from '../seed/demo-content.ts';
-import type { TestApp } from './harness.ts';
-import { seededApp } from './seeded.ts';
+import { DEMO_CREATORS, DEMO_VIDEOS } from '../../seed/demo-content.ts';
+import type { TestApp } from '../../test/harness.ts';
+import { seededApp } from '../../test/seeded.ts';
 
 let t: TestApp;
 beforeAll(async () => {

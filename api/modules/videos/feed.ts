@@ -6,12 +6,11 @@ import { AppError } from '../../platform/http/errors.ts';
 import { listFeed, type FeedCursor, type FeedRow } from './repository.ts';
 import type { DB } from '../../platform/db/schema.ts';
 import { mediaUrl } from '../../platform/storage/media-urls.ts';
+import { UUID } from './service.ts';
 
 export function encodeCursor(c: FeedCursor): string {
   return Buffer.from(`${c.createdAt.toISOString()}|${c.id}`).toString('base64url');
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function decodeCursor(text: string): FeedCursor {
   const [iso, id] = Buffer.from(text, 'base64url').toString('utf8').split('|');

@@ -59,7 +59,7 @@ export async function replaceProfileImage(deps: ProfileImageDeps, userId: string
       if (oldKey) {
         // The image it replaces becomes pending with this change, and is removed just after.
         replaced = { bucket: 'profile-images', key: oldKey };
-        await repo.retireFiles(trx, [replaced], deps.pending.instanceId);
+        await deps.pending.retire(trx, [replaced]);
       }
     });
   } catch (err) {

@@ -1,4 +1,7 @@
-/** SQL for videos. Visible videos exclude rejected ones and those of suspended creators. */
+/**
+ * SQL for videos, their views, and the creator's studio (profile and subscription tier).
+ * Visible videos exclude rejected ones and those of suspended creators.
+ */
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../platform/db/schema.ts';
 
@@ -28,6 +31,8 @@ export interface VideoRow extends FeedRow {
   height: number | null;
   user_id: string;
   verification_status: string;
+  content_type: 'video/mp4' | 'video/webm';
+  size_bytes: number;
 }
 
 function visible(db: Kysely<DB>) {
@@ -64,8 +69,14 @@ export async function listFeed(
   return q.orderBy('v.created_at', 'desc').orderBy('v.id', 'desc').limit(opts.limit).execute();
 }
 
-export async function findVisibleVideo(db: Kysely<DB>, id: string): Promise<VideoRow | undefined> {
-  return visible(db)
+/**
+ * The one lookup of a video, by its id or by its storage key, with whether it is visible
+ * (the same rule as visible() above, read as a column so a hidden video can be told from none).
+ */
+export async function findVideo(db: Kysely<DB>, ref: { id: string } | { key: string }): Promise<(VideoRow & { visible: boolean }) | undefined> {
+  const q = db
+    .selectFrom('videos as v')
+    .innerJoin('users as u', 'u.id', 'v.user_id')
     .select([
       ...cardColumns,
       'v.description',
@@ -75,9 +86,11 @@ export async function findVisibleVideo(db: Kysely<DB>, id: string): Promise<Vide
       'v.height',
       'v.user_id',
       'v.verification_status',
-    ])
-    .where('v.id', '=', id)
-    .executeTakeFirst();
+      'v.content_type',
+      'v.size_bytes',
+      sql<boolean>`v.verification_status <> 'rejected' and u.status = 'active'`.as('visible'),
+    ]);
+  return ('id' in ref ? q.where('v.id', '=', ref.id) : q.where('v.video_key', '=', ref.key)).executeTakeFirst();
 }
 
 /** A creator's visible videos for their channel and profile, newest first. */
@@ -100,18 +113,79 @@ export async function findVideoFiles(db: Kysely<DB>, id: string) {
   return db.selectFrom('videos').select(['id', 'user_id', 'video_key', 'thumbnail_key', 'poster_key']).where('id', '=', id).executeTakeFirst();
 }
 
-/** Counts a view once per viewer: true when this viewer had not been counted yet. */
-export async function recordView(db: Kysely<DB>, videoId: string, viewerKey: string): Promise<{ counted: boolean; viewCount: number }> {
-  return db.transaction().execute(async (trx) => {
-    const inserted = await trx
-      .insertInto('video_views')
-      .values({ video_id: videoId, viewer_key: viewerKey })
-      .onConflict((oc) => oc.columns(['video_id', 'viewer_key']).doNothing())
-      .returning('video_id')
-      .executeTakeFirst();
-    const row = inserted
-      ? await trx.updateTable('videos').set((eb) => ({ view_count: eb('view_count', '+', 1) })).where('id', '=', videoId).returning('view_count').executeTakeFirstOrThrow()
-      : await trx.selectFrom('videos').select('view_count').where('id', '=', videoId).executeTakeFirstOrThrow();
-    return { counted: Boolean(inserted), viewCount: row.view_count };
-  });
+/** True when this viewer had not been counted for the video yet. */
+export async function insertView(db: Kysely<DB>, videoId: string, viewerKey: string): Promise<boolean> {
+  const inserted = await db
+    .insertInto('video_views')
+    .values({ video_id: videoId, viewer_key: viewerKey })
+    .onConflict((oc) => oc.columns(['video_id', 'viewer_key']).doNothing())
+    .returning('video_id')
+    .executeTakeFirst();
+  return Boolean(inserted);
+}
+
+export async function incrementViewCount(db: Kysely<DB>, videoId: string): Promise<number> {
+  const row = await db.updateTable('videos').set((eb) => ({ view_count: eb('view_count', '+', 1) })).where('id', '=', videoId).returning('view_count').executeTakeFirstOrThrow();
+  return row.view_count;
+}
+
+export async function readViewCount(db: Kysely<DB>, videoId: string): Promise<number> {
+  return (await db.selectFrom('videos').select('view_count').where('id', '=', videoId).executeTakeFirstOrThrow()).view_count;
+}
+
+export interface VideoValues {
+  user_id: string;
+  title: string;
+  description: string;
+  category: string | null;
+  category_id: number;
+  video_key: string;
+  thumbnail_key: string;
+  poster_key: string;
+  content_type: 'video/mp4' | 'video/webm';
+  size_bytes: number;
+  duration_ms: number | null;
+  width: number | null;
+  height: number | null;
+}
+
+export async function insertVideo(db: Kysely<DB>, values: VideoValues) {
+  return db.insertInto('videos').values(values).returning(['id', 'created_at']).executeTakeFirstOrThrow();
+}
+
+export async function deleteVideoRow(db: Kysely<DB>, id: string): Promise<void> {
+  await db.deleteFrom('videos').where('id', '=', id).execute();
+}
+
+/** In the transaction that drops their row: the files become pending, removed just after or by the sweep. */
+export async function findChannelName(db: Kysely<DB>, userId: string) {
+  return db.selectFrom('users').select(['display_name', 'username']).where('id', '=', userId).executeTakeFirstOrThrow();
+}
+
+export async function findSubscription(db: Kysely<DB>, userId: string) {
+  return db.selectFrom('user_subscriptions').select(['tier', 'status']).where('user_id', '=', userId).executeTakeFirst();
+}
+
+export async function findOwnProfile(db: Kysely<DB>, userId: string) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'username', 'display_name', 'bio', 'profile_image_url', 'cover_image_url', 'created_at'])
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
+}
+
+export async function updateProfileFields(db: Kysely<DB>, userId: string, changes: { display_name?: string; bio?: string; updated_at: Date }): Promise<void> {
+  await db.updateTable('users').set(changes).where('id', '=', userId).execute();
+}
+
+export type ProfileImageColumn = 'profile_image_url' | 'cover_image_url';
+
+/** The image URL a change replaces, read with the row locked. */
+export async function lockProfileImage(db: Kysely<DB>, userId: string, column: ProfileImageColumn): Promise<string | null> {
+  const before = await db.selectFrom('users').select([column]).where('id', '=', userId).forUpdate().executeTakeFirstOrThrow();
+  return (before as Record<string, string | null>)[column] ?? null;
+}
+
+export async function setProfileImage(db: Kysely<DB>, userId: string, column: ProfileImageColumn, url: string): Promise<void> {
+  await db.updateTable('users').set({ [column]: url, updated_at: new Date() }).where('id', '=', userId).execute();
 }

@@ -1,13 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { videoInfoRoute } from '../../../shared/schemas/studio.ts';
 import { feedRoute, videoRoute } from '../../../shared/schemas/videos.ts';
-import { findVisibleVideo } from './repository.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { feedPage, toCard } from './feed.ts';
+import { findVideoForInfo, findVisibleVideo } from './service.ts';
+import studio from './studio.routes.ts';
 import { mediaUrl } from '../../platform/storage/media-urls.ts';
 import { CACHE_NAMESPACES } from '../../platform/cache/read-cache.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const videos: FastifyPluginAsyncTypebox = async (app) => {
   app.route({
@@ -24,7 +23,7 @@ const videos: FastifyPluginAsyncTypebox = async (app) => {
     ...videoRoute,
     handler: async (request) => {
       const { id } = request.params;
-      const row = UUID.test(id) ? await findVisibleVideo(app.db, id) : undefined;
+      const row = await findVisibleVideo(app.db, { id });
       if (!row) throw AppError.notFound('Video not found.');
       return {
         success: true as const,
@@ -46,24 +45,24 @@ const videos: FastifyPluginAsyncTypebox = async (app) => {
     ...videoInfoRoute,
     handler: async (request) => {
       const { id, video_url: url } = request.query;
-      let videoId = id;
-      if (!videoId && url) {
+      let ref: { id: string } | { key: string } | null = id ? { id } : null;
+      if (!ref && url) {
         // Only URLs of videos this server stores; the key is looked up, never fetched.
         const key = /^(?:https?:\/\/[^/]+)?\/media\/videos\/([a-z0-9-]+\/[a-z0-9-]+\.(?:mp4|webm))$/.exec(url)?.[1];
         if (!key) throw AppError.badRequest('video_url must be the URL of a video on this site.');
-        videoId = (await app.db.selectFrom('videos').select('id').where('video_key', '=', key).executeTakeFirst())?.id;
+        ref = { key };
       }
-      if (!videoId) throw AppError.badRequest('Give the id or the video_url of a video.');
-      const row = UUID.test(videoId) ? await findVisibleVideo(app.db, videoId) : undefined;
+      // A URL whose key no stored video has names no video, like a request naming none.
+      const row = ref ? await findVideoForInfo(app.db, ref) : null;
+      if (row === null) throw AppError.badRequest('Give the id or the video_url of a video.');
       if (!row) throw AppError.notFound('Video not found.');
-      const stored = await app.db.selectFrom('videos').select(['content_type', 'size_bytes']).where('id', '=', row.id).executeTakeFirstOrThrow();
       return {
         success: true as const,
         video: {
           id: row.id,
           video_url: mediaUrl('videos', row.video_key),
-          content_type: stored.content_type,
-          size_bytes: stored.size_bytes,
+          content_type: row.content_type,
+          size_bytes: row.size_bytes,
           duration_s: row.duration_ms === null ? null : row.duration_ms / 1000,
           width: row.width,
           height: row.height,
@@ -73,4 +72,10 @@ const videos: FastifyPluginAsyncTypebox = async (app) => {
   });
 };
 
-export default videos;
+/** The module's routes: feed and watching, and the creator's studio. */
+const videoModule: FastifyPluginAsyncTypebox = async (app) => {
+  await app.register(videos);
+  await app.register(studio);
+};
+
+export default videoModule;

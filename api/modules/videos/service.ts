@@ -68,7 +68,7 @@ export async function deleteVideo(deps: DeleteDeps, actor: { id: string; is_admi
   // The files become pending with the row's deletion, so a crash before they are removed leaves them to the sweep.
   await deps.db.transaction().execute(async (trx) => {
     await repo.deleteVideoRow(trx, video.id);
-    await repo.retireFiles(trx, files, deps.pending.instanceId);
+    await deps.pending.retire(trx, files);
   });
   await deps.pending.discard(files);
   return 'deleted';

@@ -6,11 +6,11 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UPLOAD_MESSAGES } from '../../shared/schemas/studio.ts';
-import { findMediaTools } from '../platform/media/ffmpeg.ts';
-import { mp4MoovFirst } from '../platform/media/mp4-layout.ts';
-import { testApp, type TestApp } from './harness.ts';
-import { multipart, signedInCreator, testMedia, uploadParts, type Part } from './upload-helpers.ts';
+import { UPLOAD_MESSAGES } from '../../../shared/schemas/studio.ts';
+import { findMediaTools } from '../../platform/media/ffmpeg.ts';
+import { mp4MoovFirst } from '../../platform/media/mp4-layout.ts';
+import { testApp, type TestApp } from '../../test/harness.ts';
+import { multipart, signedInCreator, testMedia, uploadParts, type Part } from '../../test/upload-helpers.ts';
 
 let t: TestApp;
 let clip: Buffer;

@@ -30,8 +30,8 @@ import type { PendingObjects, StoredFile } from '../../platform/storage/pending-
 import type { ObjectStorage } from '../../platform/storage/object-storage.ts';
 import { newKey } from '../../platform/storage/object-storage.ts';
 import { toCard } from './feed.ts';
-
-export type Tier = 'free' | 'pro';
+import * as repo from './repository.ts';
+import { tierOf } from './service.ts';
 
 export interface UploadDeps {
   db: Kysely<DB>;
@@ -42,15 +42,6 @@ export interface UploadDeps {
 
 const VIDEO_CODECS = new Set(['h264', 'vp9', 'av1']);
 const AUDIO_CODECS = new Set(['aac', 'mp3', 'opus', 'vorbis', 'flac']);
-
-export async function tierOf(db: Kysely<DB>, userId: string): Promise<Tier> {
-  const sub = await db
-    .selectFrom('user_subscriptions')
-    .select(['tier', 'status'])
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  return sub?.tier === 'pro' && (sub.status === 'active' || sub.status === 'trialing') ? 'pro' : 'free';
-}
 
 export function sizeText(bytes: number): string {
   const mb = bytes / (1024 * 1024);
@@ -240,30 +231,26 @@ export async function uploadVideo(deps: UploadDeps, request: FastifyRequest, use
 
     try {
       const row = await deps.db.transaction().execute(async (trx) => {
-        const inserted = await trx
-          .insertInto('videos')
-          .values({
-            user_id: userId,
-            title,
-            description,
-            category: category?.slug ?? null,
-            category_id: category?.id ?? 0,
-            video_key: videoKey,
-            thumbnail_key: thumbKey,
-            poster_key: thumbKey,
-            content_type: parsed.container === 'mp4' ? 'video/mp4' : 'video/webm',
-            size_bytes: size,
-            duration_ms: info.durationMs,
-            width: info.width,
-            height: info.height,
-          })
-          .returning(['id', 'created_at'])
-          .executeTakeFirstOrThrow();
+        const inserted = await repo.insertVideo(trx, {
+          user_id: userId,
+          title,
+          description,
+          category: category?.slug ?? null,
+          category_id: category?.id ?? 0,
+          video_key: videoKey,
+          thumbnail_key: thumbKey,
+          poster_key: thumbKey,
+          content_type: parsed.container === 'mp4' ? 'video/mp4' : 'video/webm',
+          size_bytes: size,
+          duration_ms: info.durationMs,
+          width: info.width,
+          height: info.height,
+        });
         await deps.pending.release(trx, stored);
         return inserted;
       });
       stored.length = 0;
-      const owner = await deps.db.selectFrom('users').select(['display_name', 'username']).where('id', '=', userId).executeTakeFirstOrThrow();
+      const owner = await repo.findChannelName(deps.db, userId);
       return toCard({
         id: row.id,
         title,

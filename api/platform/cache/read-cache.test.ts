@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CACHE_NAMESPACES } from '../platform/cache/read-cache.ts';
-import { testApp, testConfig, type TestApp } from './harness.ts';
+import { testApp, testConfig, type TestApp } from '../../test/harness.ts';
+import { CACHE_NAMESPACES } from './read-cache.ts';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -15,6 +15,11 @@ describe('loadConfig', () => {
     const c = loadConfig({ DATA_DIR: '/tmp/x', PORT: '8080', DATABASE_URL: 'postgres://u@h:5432/db' }, '/srv');
     expect(c).toMatchObject({ dataDir: '/tmp/x', port: 8080, databaseUrl: 'postgres://u@h:5432/db', publicUrl: 'http://localhost:8080' });
   });
+  it('holds loopback to the checkout limits unless CHECKOUT_LIMIT_LOOPBACK is off', () => {
+    expect(loadConfig({}).checkoutLimitLoopback).toBe(true);
+    expect(loadConfig({ CHECKOUT_LIMIT_LOOPBACK: 'false' }).checkoutLimitLoopback).toBe(false);
+    expect(() => loadConfig({ CHECKOUT_LIMIT_LOOPBACK: 'sometimes' })).toThrow(/CHECKOUT_LIMIT_LOOPBACK must be true or false/);
+  });
   it('lists every problem at once', () => {
     let err: unknown;
     try {

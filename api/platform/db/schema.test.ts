@@ -3,10 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { syncCatalogue } from '../modules/merch/repository.ts';
-import { readCatalogue } from '../modules/merch/catalogue.ts';
-import { loadMigrations, migrate, MigrationError } from '../platform/db/migrate.ts';
-import { freshDatabase, type TestDatabase } from './harness.ts';
+import { readCatalogue, syncCatalogue } from '../../modules/merch/index.ts';
+import { freshDatabase, type TestDatabase } from '../../test/harness.ts';
+import { loadMigrations, migrate, MigrationError } from './migrate.ts';
 
 let t: TestDatabase;
 beforeAll(async () => {

@@ -1,6 +1,7 @@
 /**
  * Decorates the app with its technology parts (database, storage, catalogue), created
- * outside so the server and the tests choose them; the app closes the database with itself.
+ * outside so the server and the tests choose them, and with which background loops run; the
+ * app closes the database with itself.
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -21,9 +22,22 @@ export interface AppContext {
   ownsDatabase: boolean;
 }
 
+/**
+ * The loops that work beside the requests, each run while the app serves unless switched off:
+ * the job runner, the mail sender, the embedded payment provider's expiry and delivery loop,
+ * and the embedded print shop's clock.
+ */
+export interface BackgroundLoops {
+  jobs: boolean;
+  mail: boolean;
+  payments: boolean;
+  printShop: boolean;
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
+    background: BackgroundLoops;
     database: Database;
     db: Kysely<DB>;
     storage: ObjectStorage;
@@ -32,8 +46,9 @@ declare module 'fastify' {
   }
 }
 
-async function context(app: FastifyInstance, ctx: AppContext) {
+async function context(app: FastifyInstance, ctx: AppContext & { background: BackgroundLoops }) {
   app.decorate('config', ctx.config);
+  app.decorate('background', ctx.background);
   app.decorate('database', ctx.database);
   app.decorate('db', ctx.database.db);
   app.decorate('storage', ctx.storage);

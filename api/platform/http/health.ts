@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { sql } from 'kysely';
 import { healthRoute } from '../../../shared/schemas/health.ts';
+import { pingDatabase } from './repository.ts';
 
 async function timed(fn: () => Promise<unknown>): Promise<{ ok: boolean; latency_ms: number; detail: string }> {
   const start = performance.now();
@@ -17,7 +17,7 @@ const health: FastifyPluginAsyncTypebox = async (app) => {
     ...healthRoute,
     handler: async (_request, reply) => {
       const [database, storage] = await Promise.all([
-        timed(() => sql`select 1`.execute(app.db)),
+        timed(() => pingDatabase(app.db)),
         timed(() => app.storage.check()),
       ]);
       const ok = database.ok && storage.ok;

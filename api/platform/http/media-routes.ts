@@ -7,9 +7,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { mediaRoute } from '../../../shared/schemas/media.ts';
 import { ERROR_CODES } from '../../../shared/schemas/common.ts';
-import { AppError } from '../http/errors.ts';
-import { parseRange } from './byte-range.ts';
-import { isValidKey } from './object-storage.ts';
+import { parseRange } from '../storage/byte-range.ts';
+import { isValidKey } from '../storage/object-storage.ts';
+import { AppError } from './errors.ts';
 
 const media: FastifyPluginAsyncTypebox = async (app) => {
   app.route({

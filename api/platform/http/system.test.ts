@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { API_ROUTES } from '../../shared/schemas/index.ts';
-import { testApp, type TestApp } from './harness.ts';
+import { API_ROUTES } from '../../../shared/schemas/index.ts';
+import { testApp, type TestApp } from '../../test/harness.ts';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, testConfig, type TestApp } from './harness.ts';
+import { testApp, testConfig, type TestApp } from '../../test/harness.ts';
 
 let t: TestApp;
 const script = `console.log(${JSON.stringify('framemerch '.repeat(400))});`;

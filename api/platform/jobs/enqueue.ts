@@ -5,6 +5,7 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
+import { insertJob } from './repository.ts';
 
 export const JOB_KINDS = {
   /** Render the order's print files and submit it to the print-on-demand provider. */
@@ -42,18 +43,11 @@ export async function enqueueJob(
   payload: Record<string, unknown>,
   options: EnqueueOptions = {},
 ): Promise<boolean> {
-  const maxAttempts = options.maxAttempts ?? MAX_ATTEMPTS[kind];
-  const rows = await db
-    .insertInto('jobs')
-    .values({
-      kind,
-      payload: JSON.stringify(payload),
-      dedupe_key: options.dedupeKey ?? null,
-      run_after: options.runAfter ?? new Date(),
-      ...(maxAttempts ? { max_attempts: maxAttempts } : {}),
-    })
-    .onConflict((oc) => oc.column('dedupe_key').doNothing())
-    .returning('id')
-    .execute();
-  return rows.length > 0;
+  return insertJob(db, {
+    kind,
+    payload,
+    dedupeKey: options.dedupeKey ?? null,
+    runAfter: options.runAfter ?? new Date(),
+    maxAttempts: options.maxAttempts ?? MAX_ATTEMPTS[kind],
+  });
 }

@@ -5,10 +5,9 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../app.ts';
-import { backoffMs, JobRunner, PermanentJobError } from '../platform/jobs/runner.ts';
-import { readCatalogue } from '../modules/merch/catalogue.ts';
-import { testApp, type TestApp } from './harness.ts';
+import { buildApp } from '../../app.ts';
+import { NO_BACKGROUND, testApp, type TestApp } from '../../test/harness.ts';
+import { backoffMs, JobRunner, PermanentJobError } from './runner.ts';
 
 let t: TestApp;
 
@@ -178,7 +177,7 @@ describe('a worker that died', () => {
       // Other processes may share PostgreSQL, so only the lease running out frees the job.
       await t.db.updateTable('jobs').set({ locked_until: sql<Date>`now() - interval '1 second'` }).where('id', '=', id).execute();
     }
-    const again = await buildApp({ config: t.config, database: t.database, storage: t.storage, catalogue: await readCatalogue(), ownsDatabase: false });
+    const again = await buildApp({ config: t.config, database: t.database, storage: t.storage, catalogue: t.app.catalogue, ownsDatabase: false }, NO_BACKGROUND);
     try {
       const finished: string[] = [];
       again.jobs.register('test.restart', async (_p, j) => void finished.push(j.id));
@@ -252,5 +251,19 @@ describe('runners racing', () => {
     expect([...runs.values()].every((n) => n === 1)).toBe(true);
     expect(most).toBeGreaterThan(1);
     expect(most).toBeLessThanOrEqual(4);
+  });
+});
+
+describe('the background switch', () => {
+  it('runs queued jobs by itself in an app built with its background loops on, the default', async () => {
+    const id = await addJob('test.background');
+    const serving = await buildApp({ config: t.config, database: t.database, storage: t.storage, catalogue: t.app.catalogue, ownsDatabase: false });
+    try {
+      const ran = new Promise<string>((resolve) => serving.jobs.register('test.background', async (_p, j) => resolve(j.id)));
+      expect(await ran).toBe(id);
+      await expect.poll(async () => (await job(id)).status, { timeout: 5000 }).toBe('done');
+    } finally {
+      await serving.close();
+    }
   });
 });

@@ -7,18 +7,18 @@
  * Handlers must be safe to run again: a process may die after the work and before 'done'.
  */
 import type { Kysely } from 'kysely';
-import { sql } from 'kysely';
 import type { DB } from '../db/schema.ts';
+import {
+  claimJob,
+  expireOtherLeases,
+  failAbandonedLastAttempts,
+  markJobDone,
+  recordJobFailure,
+  renewLease,
+  type JobRow,
+} from './repository.ts';
 
-export interface JobRow {
-  id: string;
-  kind: string;
-  payload: Record<string, unknown>;
-  attempts: number;
-  max_attempts: number;
-  run_after: Date;
-  locked_by: string | null;
-}
+export type { JobRow } from './repository.ts';
 
 export type JobHandler = (payload: Record<string, unknown>, job: JobRow) => Promise<void>;
 
@@ -79,13 +79,7 @@ export class JobRunner {
    * process can use (the embedded one): those processes are certainly gone.
    */
   async releaseOrphans(): Promise<number> {
-    const res = await this.db
-      .updateTable('jobs')
-      .set({ locked_until: sql<Date>`now()` })
-      .where('status', '=', 'running')
-      .where((eb) => eb.or([eb('locked_by', 'is', null), eb('locked_by', '<>', this.instanceId)]))
-      .executeTakeFirst();
-    return Number(res.numUpdatedRows);
+    return expireOtherLeases(this.db, this.instanceId);
   }
 
   /**
@@ -93,14 +87,7 @@ export class JobRunner {
    * its process must not do so forever.
    */
   async #failAbandonedLastAttempts(): Promise<void> {
-    const failed = await this.db
-      .updateTable('jobs')
-      .set({ status: 'failed', locked_until: null, last_error: 'The process running its last attempt stopped.', updated_at: sql<Date>`now()` })
-      .where('status', '=', 'running')
-      .where('locked_until', '<', sql<Date>`now()`)
-      .where('attempts', '>=', sql<number>`max_attempts`)
-      .returning(['id', 'kind'])
-      .execute();
+    const failed = await failAbandonedLastAttempts(this.db);
     for (const j of failed) this.#log(`job ${j.kind} ${j.id} failed: the process running its last attempt stopped`);
   }
 
@@ -108,21 +95,7 @@ export class JobRunner {
   async claim(): Promise<JobRow | null> {
     const kinds = [...this.#handlers.keys()];
     if (kinds.length === 0) return null;
-    const res = await sql<JobRow>`
-      update jobs
-      set status = 'running', locked_by = ${this.instanceId},
-          locked_until = now() + make_interval(secs => ${this.leaseMs / 1000}::double precision),
-          attempts = attempts + 1, updated_at = now()
-      where id = (
-        select id from jobs
-        where kind in (${sql.join(kinds)})
-          and ((status = 'queued' and run_after <= now())
-            or (status = 'running' and locked_until < now() and attempts < max_attempts))
-        order by run_after
-        limit 1
-        for update skip locked)
-      returning id, kind, payload, attempts, max_attempts, run_after, locked_by`.execute(this.db);
-    return res.rows[0] ?? null;
+    return claimJob(this.db, this.instanceId, kinds, this.leaseMs);
   }
 
   /**
@@ -156,46 +129,21 @@ export class JobRunner {
     const handler = this.#handlers.get(job.kind)!;
     // Renews the lease while the handler works, so a long job is not taken by another runner.
     const renew = setInterval(() => {
-      void this.db
-        .updateTable('jobs')
-        .set({ locked_until: sql<Date>`now() + make_interval(secs => ${this.leaseMs / 1000}::double precision)` })
-        .where('id', '=', job.id)
-        .where('locked_by', '=', this.instanceId)
-        .where('status', '=', 'running')
-        .execute()
-        .catch((err) => this.#log(`could not renew the lease of job ${job.id}`, err));
+      void renewLease(this.db, job.id, this.instanceId, this.leaseMs).catch((err) => this.#log(`could not renew the lease of job ${job.id}`, err));
     }, Math.max(10, Math.floor(this.leaseMs / 3)));
     try {
       await handler(job.payload, job);
       clearInterval(renew);
-      await this.db
-        .updateTable('jobs')
-        .set({ status: 'done', locked_until: null, last_error: null, updated_at: sql<Date>`now()` })
-        .where('id', '=', job.id)
-        .where('locked_by', '=', this.instanceId)
-        .where('status', '=', 'running')
-        .execute();
+      await markJobDone(this.db, job.id, this.instanceId);
     } catch (err) {
       clearInterval(renew);
       const message = String((err as Error)?.message ?? err).slice(0, 1000);
       const final = err instanceof PermanentJobError || job.attempts >= job.max_attempts;
       if (final) this.#log(`job ${job.kind} ${job.id} failed after ${job.attempts} attempt(s): ${message}`, err);
-      await this.db
-        .updateTable('jobs')
-        .set({
-          status: final ? 'failed' : 'queued',
-          last_error: message,
-          locked_until: null,
-          run_after: final
-            ? sql<Date>`run_after`
-            : sql<Date>`now() + make_interval(secs => ${backoffMs(job.attempts, this.backoffBaseMs, this.backoffCapMs) / 1000}::double precision)`,
-          updated_at: sql<Date>`now()`,
-        })
-        .where('id', '=', job.id)
-        .where('locked_by', '=', this.instanceId)
-        .where('status', '=', 'running')
-        .execute()
-        .catch((e) => this.#log(`could not record the failure of job ${job.id}`, e));
+      const retryAfterMs = backoffMs(job.attempts, this.backoffBaseMs, this.backoffCapMs);
+      await recordJobFailure(this.db, job.id, this.instanceId, { final, message, retryAfterMs }).catch((e) =>
+        this.#log(`could not record the failure of job ${job.id}`, e),
+      );
     }
   }
 

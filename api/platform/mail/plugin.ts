@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { MailSender, outboxTransport, smtpTransport } from './outbox.ts';
+import { MailSender, type MailTransport } from './outbox.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -8,12 +8,14 @@ declare module 'fastify' {
   }
 }
 
-/** The mail sender runs in the background while the app serves; tests call runOnce(). */
-async function mail(app: FastifyInstance) {
-  const transport = app.config.smtpUrl ? smtpTransport(app.config.smtpUrl) : outboxTransport;
-  const sender = new MailSender(app.db, transport, app.config.mailFrom, (msg, err) => app.log.warn({ err }, msg));
+/**
+ * The mail sender runs in the background while the app serves, unless app.background.mail is
+ * off (tests call runOnce()). The transport is chosen at start-up (integrations/smtp).
+ */
+async function mail(app: FastifyInstance, opts: { transport: MailTransport }) {
+  const sender = new MailSender(app.db, opts.transport, app.config.mailFrom, (msg, err) => app.log.warn({ err }, msg));
   app.decorate('mailSender', sender);
-  if (app.config.env !== 'test') app.addHook('onReady', async () => sender.start());
+  if (app.background.mail) app.addHook('onReady', async () => sender.start());
   app.addHook('onClose', async () => sender.stop());
 }
 

@@ -1,6 +1,6 @@
 /**
  * Media work on the server: the ffmpeg tools, multipart parsing for uploads, and the
- * bookkeeping that keeps storage and database in step (see uploads/pending-objects.ts).
+ * bookkeeping that keeps storage and database in step (see storage/pending-objects.ts).
  */
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';

@@ -7,6 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { SessionUser } from '../../../shared/schemas/auth.ts';
 import type { DB } from '../db/schema.ts';
+import { deleteSessionByHash, insertSession, sessionWithUser, touchSession } from './repository.ts';
 
 export const SESSION_COOKIE = 'fm_session';
 const TOUCH_AFTER_MS = 60 * 60 * 1000;
@@ -27,16 +28,13 @@ export async function createSession(
 ): Promise<{ token: string; expiresAt: Date }> {
   const token = newToken();
   const expiresAt = new Date(Date.now() + days * 24 * 3600 * 1000);
-  await db
-    .insertInto('sessions')
-    .values({
-      token_hash: hashToken(token),
-      user_id: userId,
-      expires_at: expiresAt,
-      user_agent: meta.userAgent?.slice(0, 300) ?? null,
-      ip: meta.ip ?? null,
-    })
-    .execute();
+  await insertSession(db, {
+    tokenHash: hashToken(token),
+    userId,
+    expiresAt,
+    userAgent: meta.userAgent?.slice(0, 300) ?? null,
+    ip: meta.ip ?? null,
+  });
   return { token, expiresAt };
 }
 
@@ -44,32 +42,14 @@ export type SessionLookup = { kind: 'none' } | { kind: 'expired' } | { kind: 'ac
 
 export async function findSession(db: Kysely<DB>, token: string): Promise<SessionLookup> {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return { kind: 'none' };
-  const row = await db
-    .selectFrom('sessions as s')
-    .innerJoin('users as u', 'u.id', 's.user_id')
-    .select([
-      's.token_hash',
-      's.expires_at',
-      's.last_seen_at',
-      'u.id',
-      'u.email',
-      'u.username',
-      'u.display_name',
-      'u.role',
-      'u.is_admin',
-      'u.status',
-      'u.profile_image_url',
-      'u.auth_picture_url',
-    ])
-    .where('s.token_hash', '=', hashToken(token))
-    .executeTakeFirst();
+  const row = await sessionWithUser(db, hashToken(token));
   if (!row || row.status !== 'active') return { kind: 'none' };
   if (new Date(row.expires_at).getTime() <= Date.now()) {
-    await db.deleteFrom('sessions').where('token_hash', '=', row.token_hash).execute();
+    await deleteSessionByHash(db, row.token_hash);
     return { kind: 'expired' };
   }
   if (Date.now() - row.last_seen_at.getTime() > TOUCH_AFTER_MS) {
-    await db.updateTable('sessions').set({ last_seen_at: new Date() }).where('token_hash', '=', row.token_hash).execute();
+    await touchSession(db, row.token_hash);
   }
   return { kind: 'active', user: toSessionUser(row) };
 }
@@ -89,5 +69,5 @@ export function toSessionUser(row: SessionUser): SessionUser {
 }
 
 export async function deleteSession(db: Kysely<DB>, token: string): Promise<void> {
-  await db.deleteFrom('sessions').where('token_hash', '=', hashToken(token)).execute();
+  await deleteSessionByHash(db, hashToken(token));
 }

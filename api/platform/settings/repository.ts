@@ -1,4 +1,4 @@
-/** SQL for admin_settings. */
+/** SQL for admin_settings and app_secrets. */
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 
@@ -16,4 +16,15 @@ export async function ensureSetting<T extends object>(db: Kysely<DB>, key: strin
     .execute();
   const row = await db.selectFrom('admin_settings').select('value').where('key', '=', key).executeTakeFirstOrThrow();
   return row.value as unknown as T;
+}
+
+/** Returns the named secret, storing value first when it has none; the first insert wins. */
+export async function ensureSecret(db: Kysely<DB>, name: string, value: string): Promise<string> {
+  await db
+    .insertInto('app_secrets')
+    .values({ name, value })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
+  const row = await db.selectFrom('app_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
+  return row.value;
 }

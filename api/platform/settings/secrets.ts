@@ -5,13 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
+import { ensureSecret } from './repository.ts';
 
 export async function appSecret(db: Kysely<DB>, name: string): Promise<string> {
-  await db
-    .insertInto('app_secrets')
-    .values({ name, value: randomBytes(32).toString('base64url') })
-    .onConflict((oc) => oc.column('name').doNothing())
-    .execute();
-  const row = await db.selectFrom('app_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
-  return row.value;
+  return ensureSecret(db, name, randomBytes(32).toString('base64url'));
 }

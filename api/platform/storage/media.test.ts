@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newKey } from '../platform/storage/object-storage.ts';
-import { testApp, type TestApp } from './harness.ts';
+import { newKey } from './object-storage.ts';
+import { testApp, type TestApp } from '../../test/harness.ts';
 
 let t: TestApp;
 const bytes = Buffer.from(Array.from({ length: 5000 }, (_, i) => i % 251));

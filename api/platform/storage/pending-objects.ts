@@ -9,17 +9,25 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Kysely, Transaction } from 'kysely';
-import type { StorageBucket } from '../../../shared/constants.ts';
 import type { DB } from '../db/schema.ts';
 import type { ObjectStorage } from './object-storage.ts';
+import {
+  allPending,
+  beatHeartbeat,
+  deleteInstances,
+  deletePending,
+  insertPending,
+  instanceIds,
+  retirePending,
+  registerInstance,
+  unregisterInstance,
+  type StoredFile,
+} from './repository.ts';
+
+export type { StoredFile } from './repository.ts';
 
 const HEARTBEAT_MS = 10_000;
 const DEAD_AFTER_MS = 45_000;
-
-export interface StoredFile {
-  bucket: StorageBucket;
-  key: string;
-}
 
 export class PendingObjects {
   readonly instanceId = randomUUID();
@@ -43,7 +51,7 @@ export class PendingObjects {
   }
 
   async start(): Promise<void> {
-    await this.db.insertInto('server_instances').values({ id: this.instanceId }).execute();
+    await registerInstance(this.db, this.instanceId);
     await mkdir(this.tmpDir, { recursive: true });
     await this.sweep(this.soleProcess);
     this.#timer = setInterval(() => {
@@ -56,62 +64,59 @@ export class PendingObjects {
   }
 
   async #beat() {
-    await this.db.updateTable('server_instances').set({ heartbeat_at: new Date() }).where('id', '=', this.instanceId).execute();
+    await beatHeartbeat(this.db, this.instanceId);
   }
 
   async stop(): Promise<void> {
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = null;
     await rm(this.tmpDir, { recursive: true, force: true });
-    await this.db
-      .deleteFrom('server_instances')
-      .where('id', '=', this.instanceId)
-      .execute()
-      .catch((err) => this.log('could not unregister this process', err));
+    await unregisterInstance(this.db, this.instanceId).catch((err) => this.log('could not unregister this process', err));
   }
 
   /** Announces files about to be written. */
   async announce(files: StoredFile[]): Promise<void> {
     if (files.length === 0) return;
-    await this.db
-      .insertInto('pending_objects')
-      .values(files.map((f) => ({ bucket: f.bucket, key: f.key, instance_id: this.instanceId })))
-      .execute();
+    await insertPending(this.db, files, this.instanceId);
   }
 
   /** Inside the transaction that commits the owning row: the files are no longer pending. */
   async release(trx: Transaction<DB>, files: StoredFile[]): Promise<void> {
-    for (const f of files) await trx.deleteFrom('pending_objects').where('bucket', '=', f.bucket).where('key', '=', f.key).execute();
+    for (const f of files) await deletePending(trx, f);
+  }
+
+  /**
+   * Inside the transaction that deletes or replaces the owning row: its files become pending, so
+   * they are removed once committed (discard) or, if this process dies first, by the sweep.
+   */
+  async retire(trx: Transaction<DB>, files: StoredFile[]): Promise<void> {
+    if (files.length > 0) await retirePending(trx, files, this.instanceId);
   }
 
   /** Deletes announced files and their announcements (a failed upload, or a deleted row's files). */
   async discard(files: StoredFile[]): Promise<void> {
     for (const f of files) {
       await this.storage.delete(f.bucket, f.key);
-      await this.db.deleteFrom('pending_objects').where('bucket', '=', f.bucket).where('key', '=', f.key).execute();
+      await deletePending(this.db, f);
     }
   }
 
   /** Removes what dead processes left: announced files, and temporary folders. */
   async sweep(everyOtherInstanceIsDead: boolean): Promise<number> {
     const deadBefore = new Date(Date.now() - DEAD_AFTER_MS);
-    const alive = new Set(
-      everyOtherInstanceIsDead
-        ? []
-        : (await this.db.selectFrom('server_instances').select('id').where('heartbeat_at', '>=', deadBefore).execute()).map((r) => r.id),
-    );
+    const alive = new Set(everyOtherInstanceIsDead ? [] : await instanceIds(this.db, deadBefore));
     alive.add(this.instanceId);
-    const orphans = (await this.db.selectFrom('pending_objects').selectAll().execute()).filter((p) => !alive.has(p.instance_id));
+    const orphans = (await allPending(this.db)).filter((p) => !alive.has(p.instance_id));
     for (const o of orphans) {
       try {
         await this.storage.delete(o.bucket, o.key);
-        await this.db.deleteFrom('pending_objects').where('bucket', '=', o.bucket).where('key', '=', o.key).execute();
+        await deletePending(this.db, o);
       } catch (err) {
         this.log(`could not remove orphan ${o.bucket}/${o.key}`, err);
       }
     }
-    const dead = (await this.db.selectFrom('server_instances').select('id').execute()).map((r) => r.id).filter((id) => !alive.has(id));
-    if (dead.length > 0) await this.db.deleteFrom('server_instances').where('id', 'in', dead).execute();
+    const dead = (await instanceIds(this.db)).filter((id) => !alive.has(id));
+    await deleteInstances(this.db, dead);
     for (const dir of await readdir(this.tmpRoot).catch(() => [] as string[])) {
       if (!alive.has(dir)) await rm(path.join(this.tmpRoot, dir), { recursive: true, force: true });
     }

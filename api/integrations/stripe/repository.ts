@@ -1,0 +1,159 @@
+/**
+ * The embedded payment provider's own state: its hosted sessions (embedded_payment_sessions) and
+ * the events it owes the app's webhook (embedded_payment_events). Nothing here reads the app's tables.
+ */
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { DB } from '../../platform/db/schema.ts';
+
+export interface SessionRow {
+  id: string;
+  order_id: string;
+  status: 'open' | 'complete' | 'expired';
+  payment_status: 'unpaid' | 'paid' | 'refunded';
+  amount_total: number;
+  currency: string;
+  line_items: Array<Record<string, unknown>>;
+  metadata: Record<string, string>;
+  customer_email: string | null;
+  payment_intent_id: string | null;
+  success_url: string;
+  cancel_url: string;
+  declined_attempts: number;
+  expires_at: Date;
+  shipping_details: ShippingDetails | null;
+  created_at: Date;
+}
+
+/** Stripe's shipping_details: the name and address collected at checkout. */
+export interface ShippingDetails {
+  name: string;
+  address: { line1: string; line2: string | null; city: string; state: string | null; postal_code: string; country: string };
+}
+
+export interface NewSession {
+  id: string;
+  order_id: string;
+  amount_total: number;
+  line_items: string;
+  metadata: string;
+  customer_email: string | null;
+  success_url: string;
+  cancel_url: string;
+  expires_at: Date;
+}
+
+/** The order's session: the new one, or the one the order already has (one session per order). */
+export async function insertSession(db: Kysely<DB>, session: NewSession): Promise<string> {
+  await db
+    .insertInto('embedded_payment_sessions')
+    .values(session)
+    .onConflict((oc) => oc.column('order_id').doNothing())
+    .execute();
+  const row = await db.selectFrom('embedded_payment_sessions').select('id').where('order_id', '=', session.order_id).executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function findSession(db: Kysely<DB>, sessionId: string): Promise<SessionRow | null> {
+  const row = await db.selectFrom('embedded_payment_sessions').selectAll().where('id', '=', sessionId).executeTakeFirst();
+  return (row as SessionRow | undefined) ?? null;
+}
+
+/** The session, its row locked until the transaction ends. */
+export async function lockSession(trx: Transaction<DB>, where: { id: string } | { paymentIntentId: string }): Promise<SessionRow | undefined> {
+  const q = trx.selectFrom('embedded_payment_sessions').selectAll();
+  const row = await ('id' in where ? q.where('id', '=', where.id) : q.where('payment_intent_id', '=', where.paymentIntentId)).forUpdate().executeTakeFirst();
+  return row as SessionRow | undefined;
+}
+
+/** Expires an open session; undefined when it was not open. */
+export async function expireSession(trx: Transaction<DB>, sessionId: string): Promise<SessionRow | undefined> {
+  return (await trx
+    .updateTable('embedded_payment_sessions')
+    .set({ status: 'expired', updated_at: sql<Date>`now()` })
+    .where('id', '=', sessionId)
+    .where('status', '=', 'open')
+    .returningAll()
+    .executeTakeFirst()) as SessionRow | undefined;
+}
+
+export async function countDecline(trx: Transaction<DB>, sessionId: string): Promise<void> {
+  await trx
+    .updateTable('embedded_payment_sessions')
+    .set({ declined_attempts: sql<number>`declined_attempts + 1`, updated_at: sql<Date>`now()` })
+    .where('id', '=', sessionId)
+    .execute();
+}
+
+export async function completeSession(
+  trx: Transaction<DB>,
+  sessionId: string,
+  paid: { paymentIntentId: string; email: string; shipping: ShippingDetails },
+): Promise<SessionRow> {
+  return (await trx
+    .updateTable('embedded_payment_sessions')
+    .set({
+      status: 'complete',
+      payment_status: 'paid',
+      payment_intent_id: paid.paymentIntentId,
+      customer_email: paid.email,
+      shipping_details: JSON.stringify(paid.shipping),
+      updated_at: sql<Date>`now()`,
+    })
+    .where('id', '=', sessionId)
+    .returningAll()
+    .executeTakeFirstOrThrow()) as SessionRow;
+}
+
+export async function markRefunded(trx: Transaction<DB>, sessionId: string): Promise<void> {
+  await trx.updateTable('embedded_payment_sessions').set({ payment_status: 'refunded', updated_at: sql<Date>`now()` }).where('id', '=', sessionId).execute();
+}
+
+/** Open sessions whose time is up. */
+export async function dueSessionIds(db: Kysely<DB>, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('embedded_payment_sessions')
+    .select('id')
+    .where('status', '=', 'open')
+    .where('expires_at', '<=', sql<Date>`now()`)
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+export async function insertEvent(trx: Transaction<DB>, event: { id: string; type: string; payload: string }): Promise<void> {
+  await trx.insertInto('embedded_payment_events').values(event).execute();
+}
+
+/**
+ * Claims the undelivered events that are due (all, or only `onlyId`) for `claimMs`, so two
+ * processes never send one at the same moment.
+ */
+export async function claimDueEvents(db: Kysely<DB>, onlyId: string | null, limit: number, claimMs: number) {
+  const claimed = await sql<{ id: string; payload: Record<string, unknown>; attempts: number }>`
+      UPDATE embedded_payment_events SET next_attempt_at = now() + ${`${claimMs} milliseconds`}::interval
+      WHERE id IN (
+        SELECT id FROM embedded_payment_events
+        WHERE delivered_at IS NULL AND next_attempt_at <= now() ${onlyId === null ? sql`` : sql`AND id = ${onlyId}`}
+        ORDER BY next_attempt_at, created_at
+        LIMIT ${limit}
+        FOR UPDATE SKIP LOCKED
+      )
+      RETURNING id, payload, attempts`.execute(db);
+  return claimed.rows;
+}
+
+export async function markDelivered(db: Kysely<DB>, eventId: string, attempts: number): Promise<void> {
+  await db
+    .updateTable('embedded_payment_events')
+    .set({ delivered_at: sql<Date>`now()`, attempts, last_error: null })
+    .where('id', '=', eventId)
+    .execute();
+}
+
+export async function scheduleRetry(db: Kysely<DB>, eventId: string, attempts: number, error: string, waitMs: number): Promise<void> {
+  await db
+    .updateTable('embedded_payment_events')
+    .set({ attempts, last_error: error, next_attempt_at: sql<Date>`now() + ${`${waitMs} milliseconds`}::interval` })
+    .where('id', '=', eventId)
+    .execute();
+}
