@@ -30,6 +30,7 @@ const SQL_SYNTAX = [
 const API_BASE_IMPORTS = [
   { regex: '(^|/)(web|workers|e2e)/', message: 'api/ imports only shared/.' },
   { regex: '(^|/)modules/[^/]+/(?!index\\.ts$)', message: "outside a module, import it through its index.ts." },
+  { regex: '(^|/)integrations/[^/]+/(?!index\\.ts$)', message: 'outside an integration, import it through its index.ts.' },
 ];
 const apiImports = (extra) => ({
   'no-restricted-imports': ['error', { patterns: [...API_BASE_IMPORTS, ...extra] }],

@@ -14,7 +14,7 @@ import context, { type AppContext, type BackgroundLoops } from './platform/http/
 import docs from './platform/http/docs.ts';
 import errors from './platform/http/error-handler.ts';
 import { printShopPlugin as fulfilment } from './integrations/printful/index.ts';
-import identity from './integrations/google-oidc/plugin.ts';
+import { identityPlugin as identity } from './integrations/google-oidc/index.ts';
 import { jobsPlugin as jobs, ordersRoutes as fulfilmentWebhookRoutes } from './modules/orders/index.ts';
 import mail from './platform/mail/plugin.ts';
 import { openMailTransport } from './integrations/smtp/index.ts';

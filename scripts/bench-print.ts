@@ -1,6 +1,6 @@
 /**
  * Print-file speed: the browser's print worker (workers/print, driven through the app's own
- * bridge web/lib/printWorker.ts in headless chromium) against sharp in Node, on the same 1920x1080
+ * bridge web/features/print-crop/printWorker.ts in headless chromium) against sharp in Node, on the same 1920x1080
  * video frame: crop 810x1080 (3:4, full height), resample to a 12x16 in print at 300 DPI (3600x4800), PNG out.
  * The worker also feathers the edge, as the app does. Prints the median of several runs, each
  * stage's share, and the longest main-thread task seen while the worker ran.
@@ -16,9 +16,9 @@ import { chromium } from '@playwright/test';
 import sharp from 'sharp';
 import { build } from 'vite';
 import { findMediaTools, runFfmpeg } from '../api/platform/media/ffmpeg.ts';
+import { printFileOptions } from '../shared/pixels/print-pipeline.ts';
 import { PRINT_DPI, printFileSize, type CropRect } from '../shared/print.ts';
 import { FEATHER_RADIUS } from '../shared/schemas/print.ts';
-import type { PrintOptions } from '../workers/print/api.ts';
 import type { BenchRun } from './bench-print/benchPrintPage.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -140,7 +140,8 @@ async function main() {
     executablePath,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
-  const options: PrintOptions = { crop: CROP, featherRadius: FEATHER_RADIUS, printArea: AREA, dpi: PRINT_DPI };
+  // What the app asks of the worker for a print preview, and of the server for an order's print file.
+  const options = printFileOptions(CROP, AREA);
   try {
     const page = await browser.newPage();
     await page.goto(`${base}/`);

@@ -86,6 +86,8 @@ describe('API layers', { timeout: 120_000 }, () => {
     expect(await boundaryErrors('api/integrations/printful/plugin.ts', "import { x } from '../../modules/orders/index.ts';\nexport const y = x;\n")).not.toEqual([]);
     expect(await boundaryErrors('api/integrations/printful/plugin.ts', "import { x } from '../../platform/jobs/runner.ts';\nexport const y = x;\n")).toEqual([]);
     expect(await boundaryErrors('api/modules/orders/service.ts', "import { x } from '../../integrations/printful/index.ts';\nexport const y = x;\n")).toEqual([]);
+    expect(await boundaryErrors('api/modules/orders/service.ts', "import { x } from '../../integrations/printful/printful.ts';\nexport const y = x;\n")).not.toEqual([]);
+    expect(await boundaryErrors('api/app.ts', "import { x } from './integrations/stripe/plugin.ts';\nexport const y = x;\n")).not.toEqual([]);
   });
 
   it('find an import cycle', async () => {

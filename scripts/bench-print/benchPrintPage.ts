@@ -1,11 +1,11 @@
 /**
- * The page `npm run bench:print` drives: the app's own print worker bridge (web/lib/printWorker.ts),
+ * The page `npm run bench:print` drives: the app's own print worker bridge (web/features/print-crop/printWorker.ts),
  * built by Vite like the app, timed from the main thread while a PerformanceObserver records
  * the main thread's long tasks (50 ms and more) and a timer probe measures its longest stall of
  * any length.
  */
 import type { PrintOptions, StageTimings } from '../../workers/print/api.ts';
-import { preparePrint } from '../../web/lib/printWorker.ts';
+import { preparePrint } from '../../web/features/print-crop/printWorker.ts';
 
 export interface BenchRun {
   totalMs: number;

@@ -1,7 +1,7 @@
 /**
  * Splits a print-size resample into bands of rows: the print worker computes the last band
  * itself while helper workers compute the others. The bands put together are exactly the
- * single-threaded result (shared/pixels/image.ts resampleLanczos3Rows).
+ * single-threaded result (image.ts resampleLanczos3Rows).
  */
 
 /** Below this many output rows a single thread is quicker than starting helpers. */

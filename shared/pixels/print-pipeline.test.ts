@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createImage } from '../../shared/pixels/image.ts';
-import { printFileSize } from '../../shared/print.ts';
-import { runPrintPipeline } from './pipeline.ts';
+import { createImage, resampleLanczos3Rows } from './image.ts';
+import { PRINT_DPI, printFileSize } from '../print.ts';
+import { MIN_ROWS_PER_BAND } from './bands.ts';
+import { printFileOptions, runPrintPipeline, runPrintPipelineInBands } from './print-pipeline.ts';
 
 function pattern(width: number, height: number) {
   const img = createImage(width, height);
@@ -32,5 +33,28 @@ describe('the print pipeline', () => {
     const out = runPrintPipeline(source, { crop: null, featherRadius: 12, printArea: null });
     expect(source.data[3]).toBe(255);
     expect(out.data[3]).toBeLessThan(10);
+  });
+
+  it('makes the same image, byte for byte, when the resample is split into bands', async () => {
+    const source = pattern(120, 90);
+    const opts = { crop: { x: 10, y: 5, width: 90, height: 80 }, featherRadius: 12, printArea: { widthIn: 4, heightIn: 4 } };
+    const whole = runPrintPipeline(source, opts);
+    expect(whole.height).toBeGreaterThanOrEqual(MIN_ROWS_PER_BAND * 2);
+    const bands = await runPrintPipelineInBands(source, opts, 3, (img, w, h, y0, y1) => resampleLanczos3Rows(img, w, h, y0, y1));
+    expect(bands.length).toBeGreaterThan(1);
+    const joined = new Uint8ClampedArray(whole.data.length);
+    let at = 0;
+    for (const band of bands) {
+      joined.set(band.data, at);
+      at += band.data.length;
+    }
+    expect(at).toBe(whole.data.length);
+    expect(Buffer.from(joined).equals(Buffer.from(whole.data))).toBe(true);
+  });
+
+  it('uses the print parameters the spec fixes', () => {
+    const area = { widthIn: 12, heightIn: 16 };
+    expect(printFileOptions(null, area)).toEqual({ crop: null, featherRadius: 12, printArea: area, dpi: PRINT_DPI });
+    expect(PRINT_DPI).toBe(300);
   });
 });

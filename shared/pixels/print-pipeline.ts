@@ -1,9 +1,14 @@
 /**
  * The print pipeline on decoded pixels: crop, feather at the source resolution, resample to the
- * print size at 300 DPI (fitted, never stretched). Pure: the worker decodes and encodes around it.
+ * print size (fitted, never stretched). The one pipeline: the browser's print worker makes the
+ * buyer's preview with it and the server makes the order's print file with it, so what the buyer
+ * saw is what is printed. Pure: callers decode and encode around it.
  */
-import { crop, feather, resampleLanczos3, type RgbaImage } from '../../shared/pixels/image.ts';
-import { PRINT_DPI, printFileSize, type CropRect } from '../../shared/print.ts';
+import { FEATHER_RADIUS_PX } from '../constants.ts';
+import type { Area } from '../catalogue/parse.ts';
+import { PRINT_DPI, printFileSize, type CropRect, type Size } from '../print.ts';
+import { bandEdges } from './bands.ts';
+import { crop, feather, resampleLanczos3, type RgbaImage } from './image.ts';
 
 export interface PrintOptions {
   crop: CropRect | null;
@@ -14,28 +19,58 @@ export interface PrintOptions {
   dpi?: number;
 }
 
+/** Spec: a print file is feathered 12 px at the source resolution and fills its area at 300 DPI. */
+export function printFileOptions(cropRect: CropRect | null, printArea: Area): PrintOptions {
+  return { crop: cropRect, featherRadius: FEATHER_RADIUS_PX, printArea, dpi: PRINT_DPI };
+}
+
 export type Stage = 'decode' | 'crop' | 'feather' | 'resample' | 'encode';
 export type StageTimings = Partial<Record<Stage, number>>;
 
-/** Runs one stage and adds its duration to `timings` (when given). */
-export function timed<T>(timings: StageTimings | undefined, stage: Stage, run: () => T): T {
-  if (!timings) return run();
-  const start = performance.now();
-  const result = run();
-  timings[stage] = (timings[stage] ?? 0) + performance.now() - start;
-  return result;
-}
+/** Runs one stage of the pipeline; the print worker passes one that times each stage. */
+export type StageRunner = <T>(stage: Stage, run: () => T) => T;
 
-export function runPrintPipeline(image: RgbaImage, opts: PrintOptions, timings?: StageTimings): RgbaImage {
-  let out = opts.crop ? timed(timings, 'crop', () => crop(image, opts.crop!)) : image;
+const untimed: StageRunner = (_stage, run) => run();
+
+/** Crop, then feather at the source resolution. The input image is never written to. */
+export function cropAndFeather(image: RgbaImage, opts: PrintOptions, stage: StageRunner = untimed): RgbaImage {
+  let out = opts.crop ? stage('crop', () => crop(image, opts.crop!)) : image;
   if (opts.featherRadius > 0) {
     const own = out === image ? { ...out, data: new Uint8ClampedArray(out.data) } : out;
-    out = timed(timings, 'feather', () => feather(own, opts.featherRadius));
-  }
-  if (opts.printArea) {
-    const size = printFileSize(out, opts.printArea, opts.dpi ?? PRINT_DPI);
-    const source = out;
-    out = timed(timings, 'resample', () => resampleLanczos3(source, size.width, size.height));
+    out = stage('feather', () => feather(own, opts.featherRadius));
   }
   return out;
+}
+
+/** The print file's pixel size for the cropped image, or null when it keeps its own size. */
+export function printSizeOf(image: Size, opts: PrintOptions): Size | null {
+  return opts.printArea ? printFileSize(image, opts.printArea, opts.dpi ?? PRINT_DPI) : null;
+}
+
+/** The whole pipeline on this thread. */
+export function runPrintPipeline(image: RgbaImage, opts: PrintOptions, stage: StageRunner = untimed): RgbaImage {
+  const out = cropAndFeather(image, opts, stage);
+  const size = printSizeOf(out, opts);
+  return size ? stage('resample', () => resampleLanczos3(out, size.width, size.height)) : out;
+}
+
+/** Rows [y0, y1) of the resample to width x height (shared/pixels/image.ts resampleLanczos3Rows, maybe on another thread). */
+export type BandResampler = (image: RgbaImage, width: number, height: number, y0: number, y1: number, band: number) => Promise<RgbaImage> | RgbaImage;
+
+/**
+ * The whole pipeline with the resample split into at most `count` bands of rows, top to bottom,
+ * each made by `resampleRows`: put together they are runPrintPipeline's image, byte for byte.
+ */
+export async function runPrintPipelineInBands(
+  image: RgbaImage,
+  opts: PrintOptions,
+  count: number,
+  resampleRows: BandResampler,
+  stage: StageRunner = untimed,
+): Promise<RgbaImage[]> {
+  const out = cropAndFeather(image, opts, stage);
+  const size = printSizeOf(out, opts);
+  if (!size) return [out];
+  const edges = bandEdges(size.height, count);
+  return stage('resample', () => Promise.all(edges.slice(1).map((y1, i) => resampleRows(out, size.width, size.height, edges[i]!, y1, i))));
 }

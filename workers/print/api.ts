@@ -1,5 +1,5 @@
-/** What the print worker offers, for the page that drives it (web/lib/printWorker.ts). */
-import type { PrintOptions, StageTimings } from './pipeline.ts';
+/** What the print worker offers, for the page that drives it (through the web app's worker bridge). */
+import type { PrintOptions, StageTimings } from '../../shared/pixels/print-pipeline.ts';
 
 export type { PrintOptions, StageTimings };
 

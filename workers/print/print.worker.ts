@@ -4,11 +4,9 @@
  */
 import * as Comlink from 'comlink';
 import { resampleLanczos3Rows, type RgbaImage } from '../../shared/pixels/image.ts';
-import { PRINT_DPI, printFileSize } from '../../shared/print.ts';
+import { cropAndFeather, runPrintPipelineInBands, type BandResampler, type StageRunner, type StageTimings } from '../../shared/pixels/print-pipeline.ts';
 import type { PrintResult, PrintWorkerApi } from './api.ts';
 import type { BandWorkerApi } from './band.worker.ts';
-import { bandEdges } from './bands.ts';
-import { runPrintPipeline, type StageTimings } from './pipeline.ts';
 
 /** Helper workers for the resample, one per extra core, kept while this worker lives. */
 const helpers: Comlink.Remote<BandWorkerApi>[] = [];
@@ -27,24 +25,33 @@ function helper(i: number): Comlink.Remote<BandWorkerApi> {
 let spareBands: ArrayBuffer[] = [];
 
 /**
- * The print-size resample, its bands spread over the helpers and this worker: the bands, top to
- * bottom. They go to the encoder's canvas as they are, never joined into one more image-sized
- * buffer.
+ * The print-size resample, its bands spread over the helpers and this worker (the last band).
+ * The bands go to the encoder's canvas as they are, never joined into one more image-sized
+ * buffer. Each helper gets its own copy of the (small) source and its last band's buffer back;
+ * the bands come back transferred.
  */
-async function resample(image: RgbaImage, width: number, height: number): Promise<RgbaImage[]> {
-  const edges = bandEdges(height, cores);
-  const bands = edges.length - 1;
+function bandResampler(): BandResampler {
   const spare = spareBands;
   spareBands = [];
-  const ownSpare = spare[bands - 1] ? new Uint8ClampedArray(spare[bands - 1]!) : undefined;
-  if (bands === 1) return [resampleLanczos3Rows(image, width, height, 0, height, ownSpare)];
-  // Each helper gets its own copy of the (small) source, and its last band's buffer back; the bands come back transferred.
-  const others = Array.from({ length: bands - 1 }, (_, i) => {
-    const reuse = spare[i];
-    return helper(i).resampleRows(image, width, height, edges[i]!, edges[i + 1]!, reuse ? Comlink.transfer(reuse, [reuse]) : undefined);
-  });
-  const own = resampleLanczos3Rows(image, width, height, edges[bands - 1]!, height, ownSpare);
-  return [...(await Promise.all(others)), own];
+  return (image, width, height, y0, y1, band) => {
+    const reuse = spare[band];
+    if (y1 === height) return resampleLanczos3Rows(image, width, height, y0, y1, reuse ? new Uint8ClampedArray(reuse) : undefined);
+    return helper(band).resampleRows(image, width, height, y0, y1, reuse ? Comlink.transfer(reuse, [reuse]) : undefined);
+  };
+}
+
+/** Adds each stage's duration to `timings`, for stages that answer at once or later. */
+function timer(timings: StageTimings): StageRunner {
+  return (stage, run) => {
+    const start = performance.now();
+    const add = () => {
+      timings[stage] = (timings[stage] ?? 0) + performance.now() - start;
+    };
+    const result = run();
+    if (result instanceof Promise) return result.finally(add) as typeof result;
+    add();
+    return result;
+  };
 }
 
 async function decode(blob: Blob): Promise<RgbaImage> {
@@ -83,27 +90,17 @@ async function encode(bands: RgbaImage[], type: 'image/png' | 'image/jpeg', qual
 const api: PrintWorkerApi = {
   async prepare(input, options): Promise<PrintResult> {
     const timings: StageTimings = {};
-    let start = performance.now();
-    const source = await decode(input);
-    timings.decode = performance.now() - start;
-    // Crop and feather here; the resample below runs on every core.
-    const cropped = runPrintPipeline(source, { ...options, printArea: null }, timings);
-    let bands = [cropped];
-    if (options.printArea) {
-      const size = printFileSize(cropped, options.printArea, options.dpi ?? PRINT_DPI);
-      start = performance.now();
-      bands = await resample(cropped, size.width, size.height);
-      timings.resample = performance.now() - start;
-    }
-    start = performance.now();
-    const blob = await encode(bands, 'image/png');
-    timings.encode = performance.now() - start;
+    const stage = timer(timings);
+    const source = await stage('decode', () => decode(input));
+    // Crop and feather here; the resample runs on every core, its last band on this one.
+    const bands = await runPrintPipelineInBands(source, options, cores, bandResampler(), stage);
+    const blob = await stage('encode', () => encode(bands, 'image/png'));
     // Encoded (copied into the canvas): the band buffers are free for the next print.
-    if (bands.length > 1 || bands[0] !== cropped) spareBands = bands.map((band) => band.data.buffer as ArrayBuffer);
+    if (options.printArea) spareBands = bands.map((band) => band.data.buffer as ArrayBuffer);
     return { blob, width: bands[0]!.width, height: bands.reduce((sum, band) => sum + band.height, 0), timings };
   },
   async crop(input, rect, type = 'image/jpeg'): Promise<PrintResult> {
-    const out = runPrintPipeline(await decode(input), { crop: rect, featherRadius: 0, printArea: null });
+    const out = cropAndFeather(await decode(input), { crop: rect, featherRadius: 0, printArea: null });
     return { blob: await encode([out], type, type === 'image/jpeg' ? 0.92 : undefined), width: out.width, height: out.height };
   },
 };

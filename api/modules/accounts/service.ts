@@ -6,7 +6,7 @@
 import type { Kysely } from 'kysely';
 import type { SessionUser } from '../../../shared/schemas/auth.ts';
 import { ERROR_CODES } from '../../../shared/schemas/common.ts';
-import type { OidcClaims } from '../../integrations/google-oidc/oidc-client.ts';
+import type { OidcClaims } from '../../integrations/google-oidc/index.ts';
 import type { DB } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { hashToken, toSessionUser } from '../../platform/sessions/sessions.ts';

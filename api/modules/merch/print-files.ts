@@ -1,21 +1,21 @@
 /**
- * Print files: each order item's stored screenshot, resampled (Lanczos-3) to fill the product's
- * print area for its size at 300 DPI as far as the screenshot's aspect ratio allows (fitted
- * inside, never stretched), as a PNG that says 300 DPI. Files are announced before they are
- * written and released in the transaction that records them on the item, so a crash leaves no
- * orphan; an item that already has its print file keeps it.
+ * Print files: each order item's stored screenshot through the print pipeline of the buyer's
+ * preview (print-render.ts: feathered, resampled with Lanczos-3 to fill the product's print area
+ * for its size at 300 DPI as far as the screenshot's aspect ratio allows, fitted inside, never
+ * stretched), as a PNG that says 300 DPI. Files are announced before they are written and
+ * released in the transaction that records them on the item, so a crash leaves no orphan; an
+ * item that already has its print file keeps it.
  */
 import type { Kysely } from 'kysely';
-import sharp from 'sharp';
 import type { Catalogue } from '../../../shared/catalogue/parse.ts';
 import { printAreaFor } from '../../../shared/catalogue/parse.ts';
-import { PRINT_DPI, printFileSize, type Size } from '../../../shared/print.ts';
 import type { DB } from '../../platform/db/schema.ts';
 import { PermanentJobError } from '../../platform/jobs/runner.ts';
-import { MAX_INPUT_PIXELS } from '../../platform/media/images.ts';
 import type { ObjectStorage } from '../../platform/storage/object-storage.ts';
 import { newKey } from '../../platform/storage/object-storage.ts';
 import type { PendingObjects, StoredFile } from '../../platform/storage/pending-objects.ts';
+import { renderPrintFile } from './print-render.ts';
+import { listOrderItemsForPrint, printFileKeyOf, setPrintFileKey } from './repository.ts';
 
 export interface PrintFileDeps {
   db: Kysely<DB>;
@@ -42,41 +42,9 @@ async function readAll(storage: ObjectStorage, file: StoredFile): Promise<Buffer
   return Buffer.concat(chunks);
 }
 
-/** Renders a print file for an area (inches) from image bytes; answers the PNG and its pixel size. */
-export async function renderPrintFile(image: Buffer, area: { widthIn: number; heightIn: number }, dpi = PRINT_DPI): Promise<{ png: Buffer } & Size> {
-  const meta = await sharp(image, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
-  const { width, height } = meta.autoOrient;
-  if (!(width > 0 && height > 0)) throw new PermanentJobError('The screenshot has no size.');
-  const size = printFileSize({ width, height }, area, dpi);
-  // The size keeps the image's aspect ratio (to the nearest pixel), so 'fill' does not stretch.
-  const png = await sharp(image, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error', autoOrient: true })
-    .resize(size.width, size.height, { kernel: 'lanczos3', fit: 'fill' })
-    .withDensity(dpi)
-    .png({ compressionLevel: 6 })
-    .toBuffer();
-  return { png, ...size };
-}
-
 /** Makes the print file of every item of the order that lacks one; answers all items with their files. */
 export async function ensurePrintFiles(deps: PrintFileDeps, orderId: string): Promise<PrintedItem[]> {
-  const items = await deps.db
-    .selectFrom('order_items as i')
-    .leftJoin('merch_screenshots as s', 's.id', 'i.screenshot_id')
-    .select([
-      'i.id',
-      'i.position',
-      'i.sku',
-      'i.colour',
-      'i.size',
-      'i.quantity',
-      'i.unit_price_cents',
-      'i.size_surcharge_cents',
-      'i.print_file_key',
-      's.storage_key as screenshot_key',
-    ])
-    .where('i.order_id', '=', orderId)
-    .orderBy('i.position')
-    .execute();
+  const items = await listOrderItemsForPrint(deps.db, orderId);
   const done: PrintedItem[] = [];
   for (const item of items) {
     if (item.print_file_key) {
@@ -95,13 +63,7 @@ export async function ensurePrintFiles(deps: PrintFileDeps, orderId: string): Pr
     try {
       await deps.storage.put(file.bucket, file.key, png);
       kept = await deps.db.transaction().execute(async (trx) => {
-        const set = await trx
-          .updateTable('order_items')
-          .set({ print_file_key: file.key })
-          .where('id', '=', item.id)
-          .where('print_file_key', 'is', null)
-          .executeTakeFirst();
-        if (Number(set.numUpdatedRows) === 0) return null;
+        if (!(await setPrintFileKey(trx, item.id, file.key))) return null;
         await deps.pending.release(trx, [file]);
         return file.key;
       });
@@ -112,8 +74,7 @@ export async function ensurePrintFiles(deps: PrintFileDeps, orderId: string): Pr
     if (!kept) {
       // Another run made this item's file first: keep that one.
       await deps.pending.discard([file]);
-      const row = await deps.db.selectFrom('order_items').select('print_file_key').where('id', '=', item.id).executeTakeFirstOrThrow();
-      kept = row.print_file_key!;
+      kept = (await printFileKeyOf(deps.db, item.id))!;
     }
     done.push({ ...item, print_file_key: kept });
   }

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from './harness.ts';
-import { testMedia } from './upload-helpers.ts';
+import { testApp, type TestApp } from '../../test/harness.ts';
+import { testMedia } from '../../test/upload-helpers.ts';
 
 let t: TestApp;
 let jpegUrl: string;

@@ -4,13 +4,13 @@
  */
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PRODUCT_MESSAGES } from '../../shared/schemas/products.ts';
-import { createSession, SESSION_COOKIE } from '../platform/sessions/sessions.ts';
-import { createUser } from '../modules/accounts/service.ts';
-import { readCatalogue } from '../modules/merch/catalogue.ts';
-import { ORIGIN } from './browser.ts';
-import type { TestApp } from './harness.ts';
-import { seededApp } from './seeded.ts';
+import { PRODUCT_MESSAGES } from '../../../shared/schemas/products.ts';
+import { createSession, SESSION_COOKIE } from '../../platform/sessions/sessions.ts';
+import { createUser } from '../accounts/index.ts';
+import { readCatalogue } from './catalogue.ts';
+import { ORIGIN } from '../../test/browser.ts';
+import type { TestApp } from '../../test/harness.ts';
+import { seededApp } from '../../test/seeded.ts';
 
 let t: TestApp;
 let video: { id: string; video_url: string; user_id: string; channel_title: string; title: string };

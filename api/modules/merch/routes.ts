@@ -46,7 +46,7 @@ const products: FastifyPluginAsyncTypebox = async (app) => {
   app.route({
     ...productRoute,
     handler: async (request, reply) => {
-      const product = await findMerchProduct(app.db, request.params.productId);
+      const product = await findMerchProduct(deps.db, request.params.productId);
       if (!product) throw new AppError(404, ERROR_CODES.NOT_FOUND, PRODUCT_MESSAGES.productNotFound);
       const category = product.category;
       const list = catalogueReplies(app.catalogue, category);

@@ -8,13 +8,14 @@ import { PRODUCT_MESSAGES, MAX_SCREENSHOT_BYTES, type MerchProductReply } from '
 import { ERROR_CODES } from '../../../shared/schemas/common.ts';
 import type { MerchCategory } from '../../../shared/categories.ts';
 import type { DB } from '../../platform/db/schema.ts';
-import { findVisibleVideo } from '../videos/repository.ts';
+import { findVisibleVideo } from '../videos/index.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { ImageRejected, reencodeImage } from '../../platform/media/images.ts';
 import type { ObjectStorage } from '../../platform/storage/object-storage.ts';
 import { newKey } from '../../platform/storage/object-storage.ts';
 import type { PendingObjects, StoredFile } from '../../platform/storage/pending-objects.ts';
 import { mediaUrl } from '../../platform/storage/media-urls.ts';
+import { findMerchProductRow, insertMerchProduct, listScreenshots } from './repository.ts';
 
 export interface MerchDeps {
   db: Kysely<DB>;
@@ -52,8 +53,7 @@ async function prepareScreenshot(dataUrl: string): Promise<PreparedImage> {
 
 /** Checks and re-encodes everything first, then stores the files and the rows together. */
 export async function createMerchProduct(deps: MerchDeps, input: CreateMerchInput): Promise<{ id: string }> {
-  const row = await deps.db.selectFrom('videos').select('id').where('video_key', '=', input.videoKey).executeTakeFirst();
-  const video = row ? await findVisibleVideo(deps.db, row.id) : undefined;
+  const video = await findVisibleVideo(deps.db, { key: input.videoKey });
   if (!video) throw AppError.badRequest(PRODUCT_MESSAGES.unknownVideo);
 
   // One at a time: six full-resolution decodes at once would hold a lot of memory for one request.
@@ -83,36 +83,29 @@ export async function createMerchProduct(deps: MerchDeps, input: CreateMerchInpu
   try {
     for (const f of files) await deps.storage.put(f.bucket, f.key, f.image.data);
     return await deps.db.transaction().execute(async (trx) => {
-      const product = await trx
-        .insertInto('merch_products')
-        .values({
-          video_id: video.id,
-          creator_id: video.user_id,
-          created_by: input.userId,
+      const id = await insertMerchProduct(
+        trx,
+        {
+          videoId: video.id,
+          creatorId: video.user_id,
+          createdBy: input.userId,
           category: input.category,
-          video_title: video.title,
-          creator_name: video.channel_title ?? '',
-          screenshot_timestamp_ms: input.screenshotTimestamp === null ? null : Math.round(input.screenshotTimestamp * 1000),
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await trx
-        .insertInto('merch_screenshots')
-        .values(
-          files.map((f) => ({
-            merch_product_id: product.id,
-            position: f.position,
-            kind: f.kind,
-            storage_key: f.key,
-            content_type: 'image/jpeg',
-            width: f.image.width,
-            height: f.image.height,
-            size_bytes: f.image.data.length,
-          })),
-        )
-        .execute();
+          videoTitle: video.title,
+          creatorName: video.channel_title ?? '',
+          screenshotTimestampMs: input.screenshotTimestamp === null ? null : Math.round(input.screenshotTimestamp * 1000),
+        },
+        files.map((f) => ({
+          position: f.position,
+          kind: f.kind,
+          storageKey: f.key,
+          contentType: 'image/jpeg',
+          width: f.image.width,
+          height: f.image.height,
+          sizeBytes: f.image.data.length,
+        })),
+      );
       await deps.pending.release(trx, stored);
-      return { id: product.id };
+      return { id };
     });
   } catch (err) {
     await deps.pending.discard(stored);
@@ -121,19 +114,9 @@ export async function createMerchProduct(deps: MerchDeps, input: CreateMerchInpu
 }
 
 export async function findMerchProduct(db: Kysely<DB>, id: string): Promise<MerchProductReply | null> {
-  const p = await db
-    .selectFrom('merch_products as p')
-    .leftJoin('videos as v', 'v.id', 'p.video_id')
-    .select(['p.id', 'p.video_id', 'p.category', 'p.video_title', 'p.creator_name', 'p.screenshot_timestamp_ms', 'p.created_at', 'v.video_key'])
-    .where('p.id', '=', id)
-    .executeTakeFirst();
+  const p = await findMerchProductRow(db, id);
   if (!p) return null;
-  const shots = await db
-    .selectFrom('merch_screenshots')
-    .select(['position', 'kind', 'storage_key', 'width', 'height'])
-    .where('merch_product_id', '=', id)
-    .orderBy('position')
-    .execute();
+  const shots = await listScreenshots(db, id);
   const thumb = shots.find((s) => s.kind === 'thumbnail') ?? null;
   const captures = shots.filter((s) => s.kind !== 'thumbnail');
   return {

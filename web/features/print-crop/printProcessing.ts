@@ -2,8 +2,9 @@
  * Crop and print-file generation: in the print worker where the browser can run it, else a
  * main-thread canvas crop and the server's print route (data URLs in and out).
  */
+import { printFileOptions } from '../../../shared/pixels/print-pipeline.ts';
 import { PRINT_DPI, type CropRect } from '../../../shared/print.ts';
-import { FEATHER_RADIUS, processPrintQualityRoute } from '../../../shared/schemas/print.ts';
+import { processPrintQualityRoute } from '../../../shared/schemas/print.ts';
 import { request } from '../../lib/api.ts';
 import { cropImage, preparePrint, printWorkerSupported } from './printWorker.ts';
 
@@ -19,7 +20,7 @@ export function cropToPng(source: Blob, rect: CropRect, signal: AbortSignal): Pr
 
 export async function makePrintFile(source: Blob, rect: CropRect, area: { widthIn: number; heightIn: number }, signal: AbortSignal): Promise<ImageResult> {
   if (printWorkerSupported()) {
-    return preparePrint(source, { crop: rect, featherRadius: FEATHER_RADIUS, printArea: area, dpi: PRINT_DPI }, signal);
+    return preparePrint(source, printFileOptions(rect, area), signal);
   }
   const cropped = await canvasCrop(source, rect, signal);
   const reply = await request(processPrintQualityRoute, {
