@@ -10,10 +10,10 @@ import folderCycles from './scripts/eslint-folder-cycles.js';
 
 const API_TESTS = ['api/**/*.test.ts', 'api/test/**'];
 
-/** Kysely's query builders and raw sql``: SQL lives in repository.ts files and api/platform/db only. */
-const SQL_MESSAGE = 'SQL belongs in a repository.ts (or api/platform/db): services call repositories.';
+/** Kysely's query builders and raw sql``: SQL lives in repository.ts files (and the migrations' .sql files) only. */
+const SQL_MESSAGE = 'SQL belongs in a repository.ts: services call repositories.';
 const SQL_SYNTAX = [
-  ...['selectFrom', 'insertInto', 'updateTable', 'deleteFrom', 'replaceInto', 'mergeInto', 'selectNoFrom'].map((name) => ({
+  ...['selectFrom', 'insertInto', 'updateTable', 'deleteFrom', 'replaceInto', 'mergeInto', 'selectNoFrom', 'query'].map((name) => ({
     selector: `CallExpression[callee.property.name='${name}']`,
     message: SQL_MESSAGE,
   })),
@@ -91,7 +91,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['api/**/repository.ts', 'api/platform/db/**/*.ts'],
+    files: ['api/**/repository.ts'],
     ignores: API_TESTS,
     rules: { 'no-restricted-syntax': 'off' },
   },

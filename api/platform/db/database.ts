@@ -5,9 +5,10 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.ts';
+import { createDatabase, dropDatabase, ping } from './repository.ts';
 import type { DB } from './schema.ts';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -45,7 +46,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
       void ended.then(() => closing.delete(ended));
     });
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-    await sql`select 1`.execute(db);
+    await ping(db);
     return {
       kind: 'postgres',
       db,
@@ -71,17 +72,17 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
  */
 export async function createScratchDatabase(serverUrl: string, prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `${prefix}_${Date.now()}_${randomBytes(4).toString('hex')}`;
-  const admin = async (statement: string) => {
+  const admin = async (statement: (client: pg.Client, name: string) => Promise<void>) => {
     const client = new pg.Client({ connectionString: serverUrl });
     await client.connect();
     try {
-      await client.query(statement);
+      await statement(client, name);
     } finally {
       await client.end();
     }
   };
-  await admin(`CREATE DATABASE ${name}`);
+  await admin(createDatabase);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+  return { url: url.toString(), drop: () => admin(dropDatabase) };
 }

@@ -8,7 +8,8 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { appliedMigrations, applyMigration, ensureMigrationsTable, lockMigrations, unlockMigrations } from './repository.ts';
 import type { DB } from './schema.ts';
 
 const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -42,21 +43,10 @@ export async function loadMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]>
 export async function migrate(db: Kysely<DB>, migrations?: Migration[]): Promise<number[]> {
   const all = migrations ?? (await loadMigrations());
   return db.connection().execute(async (conn) => {
-    await sql`select pg_advisory_lock(${LOCK_ID})`.execute(conn);
+    await lockMigrations(conn, LOCK_ID);
     try {
-      await sql`
-        create table if not exists schema_migrations (
-          version integer primary key,
-          name text not null,
-          checksum text not null,
-          applied_at timestamptz not null default now()
-        )`.execute(conn);
-      const done = new Map(
-        (await conn.selectFrom('schema_migrations').select(['version', 'checksum']).execute()).map((r) => [
-          r.version,
-          r.checksum,
-        ]),
-      );
+      await ensureMigrationsTable(conn);
+      const done = await appliedMigrations(conn);
       const applied: number[] = [];
       for (const m of all) {
         const known = done.get(m.version);
@@ -68,18 +58,12 @@ export async function migrate(db: Kysely<DB>, migrations?: Migration[]): Promise
           }
           continue;
         }
-        await conn.transaction().execute(async (trx) => {
-          await sql.raw(m.sql).execute(trx);
-          await trx
-            .insertInto('schema_migrations')
-            .values({ version: m.version, name: m.name, checksum: m.checksum })
-            .execute();
-        });
+        await conn.transaction().execute((trx) => applyMigration(trx, m));
         applied.push(m.version);
       }
       return applied;
     } finally {
-      await sql`select pg_advisory_unlock(${LOCK_ID})`.execute(conn);
+      await unlockMigrations(conn, LOCK_ID);
     }
   });
 }

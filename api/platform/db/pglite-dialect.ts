@@ -41,6 +41,7 @@ class PGliteConnection implements DatabaseConnection {
         numAffectedRows: last?.affectedRows !== undefined ? BigInt(last.affectedRows) : undefined,
       };
     }
+    // eslint-disable-next-line no-restricted-syntax -- the driver passes Kysely's compiled query on; it writes no SQL of its own
     const result = await this.pg.query<R>(query.sql, query.parameters as unknown[]);
     return {
       rows: result.rows,
