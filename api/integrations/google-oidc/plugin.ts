@@ -44,7 +44,7 @@ async function identity(app: FastifyInstance) {
       for (const item of Array.isArray(v) ? v : [v]) out.append(k, String(item));
     }
     const empty = res.statusCode === 204 || res.statusCode === 304;
-    return new Response(empty ? null : res.rawPayload, { status: res.statusCode, headers: out });
+    return new Response(empty ? null : new Uint8Array(res.rawPayload), { status: res.statusCode, headers: out });
   };
   app.decorate('identityProvider', 'embedded');
   app.decorate('oidc', new OidcClient({ ...idp, redirectUri, allowHttp: true, fetch: inProcess }));
