@@ -39,7 +39,8 @@ const TABLE: Row[] = [
   { method: 'GET', url: '/media/:bucket/*', needs: 'public', request: () => ({ url: '/media/videos/ab/none.mp4' }) },
   { method: 'POST', url: '/api/auth/signup', needs: 'public', request: () => ({ method: 'POST', url: '/api/auth/signup', payload: { email: 'x', password: '' } }) },
   { method: 'POST', url: '/api/auth/login', needs: 'public', request: () => ({ method: 'POST', url: '/api/auth/login', payload: { email: 'x', password: '' } }) },
-  { method: 'GET', url: '/api/auth/me', needs: 'user', request: () => ({ url: '/api/auth/me' }) },
+  // Signed out is an answer here (200 with no user), not a refusal.
+  { method: 'GET', url: '/api/auth/me', needs: 'public', request: () => ({ url: '/api/auth/me' }) },
   { method: 'POST', url: '/api/auth/logout', needs: 'public', request: () => ({ method: 'POST', url: '/api/auth/logout' }) },
   { method: 'GET', url: '/api/auth/google/login', needs: 'public', request: () => ({ url: '/api/auth/google/login' }) },
   { method: 'GET', url: '/api/auth/google/callback', needs: 'public', request: () => ({ url: '/api/auth/google/callback' }) },
@@ -52,7 +53,9 @@ const TABLE: Row[] = [
   },
   { method: 'POST', url: '/api/send-welcome-email', needs: 'public', request: () => ({ method: 'POST', url: '/api/send-welcome-email', payload: { email: 'bad' } }) },
   { method: 'POST', url: '/api/send-subscription-email', needs: 'public', request: () => ({ method: 'POST', url: '/api/send-subscription-email', payload: { email: 'bad' } }) },
-  { method: 'GET', url: '/api/dev/mail', needs: 'public', request: () => ({ url: '/api/dev/mail' }) },
+  { method: 'GET', url: '/api/dev/mail', needs: 'admin', request: () => ({ url: '/api/dev/mail' }) },
+  // One message through its secret link: a wrong token finds nothing (404), whoever asks.
+  { method: 'GET', url: '/api/dev/mail/:id', needs: 'public', request: () => ({ url: `/api/dev/mail/${NO_USER}?token=notthetoken0` }) },
   { method: 'GET', url: '/api/channels/:slug', needs: 'public', request: () => ({ url: '/api/channels/nobodyhere' }) },
   { method: 'GET', url: '/api/profiles/:slug', needs: 'public', request: () => ({ url: '/api/profiles/nobodyhere' }) },
   { method: 'GET', url: '/api/search/channels', needs: 'public', request: () => ({ url: '/api/search/channels?q=ab' }) },

@@ -1,7 +1,6 @@
 /** Every API route the server registers, defined once (see route.ts). */
 import {
   deleteAccountRoute,
-  devMailRoute,
   loginRoute,
   logoutRoute,
   meRoute,
@@ -12,6 +11,7 @@ import {
   welcomeEmailRoute,
 } from './auth.ts';
 import { captureScreenshotRoute } from './capture.ts';
+import { devMailMessageRoute, devMailRoute } from './mail.ts';
 import {
   calculateShippingRoute,
   checkoutSessionRoute,
@@ -61,6 +61,7 @@ export const API_ROUTES = [
   welcomeEmailRoute,
   subscriptionEmailRoute,
   devMailRoute,
+  devMailMessageRoute,
   channelRoute,
   profileRoute,
   searchChannelsRoute,

@@ -1,6 +1,6 @@
 /**
  * The embedded transport: nothing leaves the machine. The outbox row the sender marks sent is
- * the delivered message, readable at /dev/mail.
+ * the delivered message, read at /dev/mail by admins, or by its recipient through its secret link.
  */
 import type { MailTransport } from '../../platform/mail/outbox.ts';
 

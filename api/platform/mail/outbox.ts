@@ -2,7 +2,8 @@
  * Outgoing mail goes through an outbox table: a request only queues a message (in its own
  * transaction, so no mail is sent for work that rolled back), and a sender delivers queued
  * messages with retries through a transport (integrations/smtp): an SMTP server with SMTP_URL,
- * else the embedded one, where the outbox itself is the mailbox, readable at /dev/mail.
+ * else the embedded one, where the outbox itself is the mailbox (/dev/mail: the whole outbox for
+ * admins, one message for whoever holds its secret link).
  */
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
@@ -24,8 +25,21 @@ export function isMailable(address: string | null | undefined): address is strin
   return !!address && MAILABLE.test(address);
 }
 
+/** Queues a message; false when one with the same dedupe key is already queued. */
 export async function queueMail(db: Kysely<DB>, mail: OutgoingMail): Promise<boolean> {
+  return (await queueMessage(db, mail)) !== null;
+}
+
+/** Queues a message and answers its id, or null when one with the same dedupe key is already queued. */
+export function queueMessage(db: Kysely<DB>, mail: OutgoingMail): Promise<string | null> {
   return insertMail(db, { to: mail.to, template: mail.template, subject: mail.subject, text: mail.text, dedupeKey: mail.dedupeKey ?? null });
+}
+
+const ADDRESS = /[^\s<>()[\]"',;:@]+@[^\s<>()[\]"',;:@]+/g;
+
+/** A delivery error as the log may show it: SMTP servers quote the recipient, and the log is no place for addresses. */
+export function withoutAddresses(text: string): string {
+  return text.replace(ADDRESS, '[address]');
 }
 
 /** Where the sender hands a message: implemented in integrations/smtp. */
@@ -35,6 +49,8 @@ export interface MailTransport {
 }
 
 const MAX_ATTEMPTS = 5;
+
+const errorText = (err: unknown) => String((err as Error | undefined)?.message ?? err);
 
 export class MailSender {
   #timer: NodeJS.Timeout | null = null;
@@ -63,10 +79,11 @@ export class MailSender {
         await markMailSent(this.db, m.id);
         sent++;
       } catch (err) {
-        this.log(`mail to ${m.to_address} failed (attempt ${m.attempts})`, err);
+        // The message id leads an admin to the outbox row; neither the address nor the error's quote of it is logged.
+        this.log(`mail ${m.id} not delivered (attempt ${m.attempts}): ${withoutAddresses(errorText(err))}`);
         await markMailFailed(this.db, m.id, {
           final: m.attempts >= MAX_ATTEMPTS,
-          error: String((err as Error).message ?? err).slice(0, 500),
+          error: errorText(err).slice(0, 500),
           sendAfter: new Date(Date.now() + 2 ** m.attempts * 30_000),
         });
       }

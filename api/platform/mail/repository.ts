@@ -19,8 +19,8 @@ export interface ClaimedMail {
   attempts: number;
 }
 
-/** Answers false when a message with the same dedupe key is already queued. */
-export async function insertMail(db: Kysely<DB>, mail: NewMail): Promise<boolean> {
+/** The new message's id, or null when a message with the same dedupe key is already queued. */
+export async function insertMail(db: Kysely<DB>, mail: NewMail): Promise<string | null> {
   const rows = await db
     .insertInto('email_outbox')
     .values({
@@ -33,7 +33,7 @@ export async function insertMail(db: Kysely<DB>, mail: NewMail): Promise<boolean
     .onConflict((oc) => oc.column('dedupe_key').doNothing())
     .returning('id')
     .execute();
-  return rows.length > 0;
+  return rows[0]?.id ?? null;
 }
 
 /** Claims the earliest due message (SKIP LOCKED lets several processes share the outbox), or null. */
