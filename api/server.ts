@@ -8,6 +8,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { app, serverOptions } from './app.ts';
 import { prepare } from './bootstrap.ts';
 import { ConfigError, loadConfig, type Config } from './platform/config/config.ts';
+import { CONNECTION_TIMEOUTS, pauseIdleClockWhileServing, timeoutOptions } from './platform/http/timeouts.ts';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -23,14 +24,16 @@ async function main() {
     throw err;
   }
 
-  const fastify = Fastify({
+  // No deadline for a whole request (a 2 GB upload over a slow line must finish), but headers
+  // within 20 s, no more than 60 s without a byte while waiting on the client, and 72 s between
+  // requests on a kept-alive connection: see platform/http/timeouts.ts.
+  const server = Fastify({
     ...serverOptions(config.logLevel),
-    connectionTimeout: 0,
-    // A 2 GB upload over a slow line takes long; idle connections are still cut by the header and keep-alive timeouts.
-    requestTimeout: 60 * 60 * 1000,
-    keepAliveTimeout: 72_000,
+    ...timeoutOptions(CONNECTION_TIMEOUTS),
     forceCloseConnections: 'idle',
-  }).withTypeProvider<TypeBoxTypeProvider>();
+  });
+  pauseIdleClockWhileServing(server);
+  const fastify = server.withTypeProvider<TypeBoxTypeProvider>();
 
   const prepared = await prepare(config, { log: (m) => fastify.log.info(m) });
   const { seed } = prepared;

@@ -16,7 +16,7 @@ const capture = (body: object) => t.app.inject({ method: 'POST', url: '/api/capt
 
 describe('POST /api/capture-screenshot', () => {
   it("returns the frame at the video's own resolution as a JPEG data URL", async () => {
-    for (const url of [videoUrl, `http://localhost:80${videoUrl}`]) {
+    for (const url of [videoUrl, `${new URL(t.config.publicUrl).origin}${videoUrl}`]) {
       const res = await capture({ video_url: url, timestamp: 1.25, quality: 85 });
       expect(res.statusCode, res.body).toBe(200);
       const body = res.json();

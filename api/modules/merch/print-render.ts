@@ -9,15 +9,15 @@ import type { RgbaImage } from '../../../shared/pixels/image.ts';
 import { printFileOptions } from '../../../shared/pixels/print-pipeline.ts';
 import { PRINT_DPI, type Size } from '../../../shared/print.ts';
 import { MAX_INPUT_PIXELS } from '../../platform/media/images.ts';
+import { imageDecodes } from '../../platform/media/decode-slots.ts';
 import { runPrintPipelineOffThread } from './pipeline-threads.ts';
 
 /** Decodes image bytes, upright, to straight RGBA. Throws when the bytes do not decode. */
 export async function decodeRgba(bytes: Buffer): Promise<RgbaImage> {
-  const { data, info } = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' })
-    .rotate()
-    .ensureAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+  // A decode slot, as for uploads: print files for many orders at once share the cores, not all of memory.
+  const { data, info } = await imageDecodes.run(() =>
+    sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' }).rotate().ensureAlpha().raw().toBuffer({ resolveWithObject: true }),
+  );
   return { width: info.width, height: info.height, data: new Uint8ClampedArray(data.buffer, data.byteOffset, data.length) };
 }
 

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ERROR_CODES } from '../../../shared/schemas/common.ts';
 import { DEFAULT_PRINT_AREA_IN, FEATHER_RADIUS, processPrintQualityRoute, processShirtImageRoute } from '../../../shared/schemas/print.ts';
 import { FailureLimiter } from '../../platform/http/rate-limit.ts';
+import { inLargeBodySlot } from '../../platform/http/body-slots.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { sniffImage } from '../../platform/media/sniff.ts';
 import { runPrintPipelineOffThread } from './pipeline-threads.ts';
@@ -42,6 +43,7 @@ const print: FastifyPluginAsyncTypebox = async (app) => {
   app.route({
     ...processShirtImageRoute,
     bodyLimit: BODY_LIMIT,
+    ...inLargeBodySlot(),
     handler: async (request) =>
       guarded(request.ip, async () => {
         const options = { crop: null, featherRadius: request.body.feather_radius ?? FEATHER_RADIUS, printArea: null };
@@ -53,6 +55,7 @@ const print: FastifyPluginAsyncTypebox = async (app) => {
   app.route({
     ...processPrintQualityRoute,
     bodyLimit: BODY_LIMIT,
+    ...inLargeBodySlot(),
     handler: async (request) =>
       guarded(request.ip, async () => {
         const { thumbnail_data: data, print_dpi: dpi = 300, edge_feather: edge = true, print_area_in: area = DEFAULT_PRINT_AREA_IN } = request.body;

@@ -105,13 +105,14 @@ describe('POST /api/create-product', () => {
     expect(stored.every((s) => !s.storage_key.startsWith('data:'))).toBe(true);
   });
 
-  it('refuses 7 screenshots, a screenshot that is not an image, and a video not on this site, storing nothing', async () => {
+  it('refuses 7 screenshots, a screenshot that is not the image it claims (415), and a video not on this site, storing nothing', async () => {
     const good = await jpegDataUrl(64, 64, '#ff0000');
     const before = await storedState();
     const cases: Array<[string, object, string | RegExp]> = [
       ['seven screenshots', { videoUrl: video.video_url, screenshots: Array(7).fill(good) }, /screenshots/],
       ['text as a PNG', { videoUrl: video.video_url, screenshots: [good, `data:image/png;base64,${Buffer.from('not an image at all').toString('base64')}`] }, PRODUCT_MESSAGES.notAnImage],
       ['a truncated JPEG', { videoUrl: video.video_url, screenshots: [good, good.slice(0, 200)] }, PRODUCT_MESSAGES.notAnImage],
+      ['a JPEG that claims to be a PNG', { videoUrl: video.video_url, screenshots: [good.replace('data:image/jpeg;', 'data:image/png;')] }, PRODUCT_MESSAGES.notAnImage],
       ['an unknown stored video', { videoUrl: '/media/videos/ab/none.mp4', screenshots: [good] }, PRODUCT_MESSAGES.unknownVideo],
       ['another site', { videoUrl: `https://evil.example${video.video_url}`, screenshots: [good] }, PRODUCT_MESSAGES.unknownVideo],
       ['a file path', { videoUrl: 'file:///etc/passwd', screenshots: [good] }, PRODUCT_MESSAGES.unknownVideo],
@@ -119,7 +120,8 @@ describe('POST /api/create-product', () => {
     ];
     for (const [name, payload, message] of cases) {
       const res = await create(payload);
-      expect(res.statusCode, `${name}: ${res.body.slice(0, 300)}`).toBe(400);
+      // Bytes that are not the image they claim to be are an unsupported media type; the rest is a bad request.
+      expect(res.statusCode, `${name}: ${res.body.slice(0, 300)}`).toBe(message === PRODUCT_MESSAGES.notAnImage ? 415 : 400);
       const body = res.json();
       expect(body.success, name).toBe(false);
       expect(body.error, name).toMatch(message);

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ERROR_CODES } from '../../../shared/schemas/common.ts';
 import { browseProductsRoute, CREATE_PRODUCT_BODY_LIMIT, createProductRoute, PRODUCT_MESSAGES, productRoute } from '../../../shared/schemas/products.ts';
 import { FailureLimiter } from '../../platform/http/rate-limit.ts';
+import { inLargeBodySlot } from '../../platform/http/body-slots.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { catalogueReplies } from './catalogue.ts';
 import { createMerchProduct, findMerchProduct } from './service.ts';
@@ -15,6 +16,7 @@ const products: FastifyPluginAsyncTypebox = async (app) => {
   app.route({
     ...createProductRoute,
     bodyLimit: CREATE_PRODUCT_BODY_LIMIT,
+    ...inLargeBodySlot(),
     handler: async (request) => {
       const userId = request.user!.id;
       if (perUser.blocked(userId)) throw new AppError(429, ERROR_CODES.RATE_LIMITED, 'Too many products at once. Please wait a minute.');

@@ -8,7 +8,7 @@ import { ERROR_CODES } from '../../../shared/schemas/common.ts';
 import { UPLOAD_MESSAGES } from '../../../shared/schemas/studio.ts';
 import type { DB } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/http/errors.ts';
-import { ImageRejected, reencodeImage } from '../../platform/media/images.ts';
+import { ImageRejected, ImageTooLarge, reencodeImage } from '../../platform/media/images.ts';
 import { mediaUrl, storageKeyOf } from '../../platform/storage/media-urls.ts';
 import { newKey, type ObjectStorage } from '../../platform/storage/object-storage.ts';
 import type { PendingObjects, StoredFile } from '../../platform/storage/pending-objects.ts';
@@ -44,6 +44,7 @@ export async function replaceProfileImage(deps: ProfileImageDeps, userId: string
     image = await reencodeImage(data, { maxSide: kind === 'avatar' ? 1024 : 3000 });
   } catch (err) {
     if (err instanceof ImageRejected) throw new AppError(415, ERROR_CODES.UNSUPPORTED_MEDIA_TYPE, UPLOAD_MESSAGES.profileNotImage);
+    if (err instanceof ImageTooLarge) throw new AppError(413, ERROR_CODES.PAYLOAD_TOO_LARGE, err.message);
     throw err;
   }
   const column = kind === 'avatar' ? 'profile_image_url' : 'cover_image_url';

@@ -5,10 +5,11 @@ import { AppError } from '../../platform/http/errors.ts';
 import { feedPage, toCard } from './feed.ts';
 import { findVideoForInfo, findVisibleVideo } from './service.ts';
 import studio from './studio.routes.ts';
-import { mediaUrl } from '../../platform/storage/media-urls.ts';
+import { mediaUrl, storedVideoKey } from '../../platform/storage/media-urls.ts';
 import { CACHE_NAMESPACES } from '../../platform/cache/read-cache.ts';
 
 const videos: FastifyPluginAsyncTypebox = async (app) => {
+  const publicHost = new URL(app.config.publicUrl).host;
   app.route({
     ...feedRoute,
     handler: async (request) => {
@@ -47,8 +48,9 @@ const videos: FastifyPluginAsyncTypebox = async (app) => {
       const { id, video_url: url } = request.query;
       let ref: { id: string } | { key: string } | null = id ? { id } : null;
       if (!ref && url) {
-        // Only URLs of videos this server stores; the key is looked up, never fetched.
-        const key = /^(?:https?:\/\/[^/]+)?\/media\/videos\/([a-z0-9-]+\/[a-z0-9-]+\.(?:mp4|webm))$/.exec(url)?.[1];
+        // Only this site's own media: a path, or an absolute URL on this site's host. The key is
+        // looked up in the database, never fetched; another host's URL is refused before that.
+        const key = storedVideoKey(url, [publicHost, request.headers.host]);
         if (!key) throw AppError.badRequest('video_url must be the URL of a video on this site.');
         ref = { key };
       }

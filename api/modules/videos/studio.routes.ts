@@ -12,6 +12,7 @@ import {
   uploadVideoRoute,
 } from '../../../shared/schemas/studio.ts';
 import { AppError } from '../../platform/http/errors.ts';
+import { multipartFault, multipartParts } from '../../platform/http/multipart.ts';
 import { toCard } from './feed.ts';
 import { ownProfile, replaceProfileImage, updateProfile } from './profile.ts';
 import { deleteVideo, listOwnVideos } from './service.ts';
@@ -45,8 +46,8 @@ const studio: FastifyPluginAsyncTypebox = async (app) => {
     ...deleteVideoRoute,
     handler: async (request) => {
       const result = await deleteVideo(deps, request.user!, request.params.id);
+      // Someone else's video answers as a missing one: a refusal does not confirm that it exists.
       if (result === 'not-found') throw AppError.notFound('Video not found.');
-      if (result === 'forbidden') throw new AppError(403, ERROR_CODES.FORBIDDEN, UPLOAD_MESSAGES.deleteFailed);
       app.readCache.invalidate(CACHE_NAMESPACES.feed);
       return { success: true as const };
     },
@@ -73,7 +74,7 @@ const studio: FastifyPluginAsyncTypebox = async (app) => {
       if (!request.isMultipart()) throw new AppError(415, ERROR_CODES.UNSUPPORTED_MEDIA_TYPE, UPLOAD_MESSAGES.profileNotImage);
       const userId = request.user!.id;
       let data: Buffer | null = null;
-      for await (const part of request.parts({ limits: { fileSize: UPLOAD_LIMITS.profileImageBytes + 1, files: 1, fields: 2 } })) {
+      for await (const part of multipartParts(request, { fileSize: UPLOAD_LIMITS.profileImageBytes + 1, files: 1, fields: 2 })) {
         if (part.type !== 'file') continue;
         const file = part as MultipartFile;
         if (file.fieldname !== 'image') {
@@ -86,7 +87,7 @@ const studio: FastifyPluginAsyncTypebox = async (app) => {
           if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
             throw new AppError(413, ERROR_CODES.PAYLOAD_TOO_LARGE, UPLOAD_MESSAGES.profileTooLarge);
           }
-          throw err;
+          throw multipartFault(err) ?? err;
         }
       }
       if (!data) throw AppError.badRequest(UPLOAD_MESSAGES.noFile);

@@ -22,8 +22,10 @@ import { UPLOAD_LIMITS, UPLOAD_MESSAGES } from '../../../shared/schemas/studio.t
 import type { VideoCard } from '../../../shared/schemas/videos.ts';
 import type { DB } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/http/errors.ts';
+import { hasNul, nulInText } from '../../platform/http/text-input.ts';
+import { multipartFault, multipartParts } from '../../platform/http/multipart.ts';
 import { probe, runFfmpeg, type MediaTools } from '../../platform/media/ffmpeg.ts';
-import { ImageRejected, reencodeImage } from '../../platform/media/images.ts';
+import { ImageRejected, ImageTooLarge, MAX_FRAME_PIXELS, reencodeImage } from '../../platform/media/images.ts';
 import { mp4MoovFirst } from '../../platform/media/mp4-layout.ts';
 import { SNIFF_BYTES, sniffVideo, type VideoContainer } from '../../platform/media/sniff.ts';
 import type { PendingObjects, StoredFile } from '../../platform/storage/pending-objects.ts';
@@ -104,11 +106,14 @@ interface ParsedUpload {
 
 async function readParts(request: FastifyRequest, tmpDir: string, limit: number, temps: string[]): Promise<ParsedUpload> {
   const out: ParsedUpload = { fields: {}, videoFile: null, container: null, thumbnail: null, thumbnailTooLarge: false };
-  const parts = request.parts({ limits: { fileSize: limit + 1, files: 2, fields: 10, fieldSize: 10_000, parts: 12 } });
+  const parts = multipartParts(request, { fileSize: limit + 1, files: 2, fields: 10, fieldSize: 10_000, parts: 12 });
   for await (const part of parts) {
     if (part.type === 'field') {
       const value = (part as MultipartValue).value;
-      if (typeof value === 'string') out.fields[part.fieldname] = value;
+      if (typeof value === 'string') {
+        if (hasNul(value) || hasNul(part.fieldname)) throw nulInText();
+        out.fields[part.fieldname] = value;
+      }
       continue;
     }
     const file = part as MultipartFile;
@@ -128,7 +133,7 @@ async function readParts(request: FastifyRequest, tmpDir: string, limit: number,
         if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
           throw videoError(413, ERROR_CODES.PAYLOAD_TOO_LARGE, `Video file size must be less than ${sizeText(limit)}`);
         }
-        throw err;
+        throw multipartFault(err) ?? err;
       }
       if (file.file.truncated) throw videoError(413, ERROR_CODES.PAYLOAD_TOO_LARGE, `Video file size must be less than ${sizeText(limit)}`);
       out.container = state.container;
@@ -159,6 +164,14 @@ async function checkVideo(tools: MediaTools, file: string, container: VideoConta
     throw videoError(415, ERROR_CODES.UNSUPPORTED_MEDIA_TYPE, `the audio codec ${info.audioCodec} does not play in browsers`);
   }
   if (!info.durationMs) throw videoError(422, ERROR_CODES.VALIDATION_FAILED, 'the video has no duration');
+  // A stream whose frames have no size (a damaged file ffprobe half reads) cannot be played or captured.
+  if (!info.width || !info.height || info.width < 1 || info.height < 1) {
+    throw videoError(422, ERROR_CODES.VALIDATION_FAILED, 'the video has no frame size');
+  }
+  // Its frames become screenshots, which are held to the same size as every image a client sends.
+  if ((info.width ?? 0) * (info.height ?? 0) > MAX_FRAME_PIXELS) {
+    throw videoError(422, ERROR_CODES.VALIDATION_FAILED, `the video is ${info.width} x ${info.height}; at most 3840 x 2160 (either way round) is accepted`);
+  }
   if (info.durationMs > maxSeconds * 1000) {
     throw videoError(422, ERROR_CODES.VALIDATION_FAILED, `Video must be at most ${maxSeconds / 60} minutes long`);
   }
@@ -205,14 +218,16 @@ export async function uploadVideo(deps: UploadDeps, request: FastifyRequest, use
     if (parsed.thumbnailTooLarge) throw thumbnailError(413);
     if (!parsed.thumbnail) throw AppError.badRequest(UPLOAD_MESSAGES.thumbnailRequired);
 
-    const info = await checkVideo(deps.tools, parsed.videoFile, parsed.container, limits.videoSeconds);
+    // The thumbnail first: its header is read in a moment, and an image refused from it spares the video's probe.
     let thumb;
     try {
       thumb = await reencodeImage(parsed.thumbnail, { maxSide: 1920 });
     } catch (err) {
       if (err instanceof ImageRejected) throw thumbnailError(415);
+      if (err instanceof ImageTooLarge) throw new AppError(413, ERROR_CODES.PAYLOAD_TOO_LARGE, `${UPLOAD_MESSAGES.thumbnailFailed}: ${err.message}`);
       throw err;
     }
+    const info = await checkVideo(deps.tools, parsed.videoFile, parsed.container, limits.videoSeconds);
     const ready = await fastStart(deps.tools, parsed.videoFile, parsed.container);
     temps.push(ready);
 
@@ -265,7 +280,8 @@ export async function uploadVideo(deps: UploadDeps, request: FastifyRequest, use
       });
     } catch (err) {
       request.log.error({ err }, 'saving an upload failed');
-      throw new AppError(500, ERROR_CODES.INTERNAL, UPLOAD_MESSAGES.databaseError((err as Error).message.split('\n')[0] ?? 'unknown'));
+      // The database's own words stay in the log: they name tables and values, not what the user can do.
+      throw new AppError(500, ERROR_CODES.INTERNAL, UPLOAD_MESSAGES.databaseError('the video could not be saved. Please try again.'));
     }
   } finally {
     if (stored.length > 0) await deps.pending.discard(stored).catch((err) => request.log.error({ err }, 'cleaning up an upload failed'));

@@ -7,6 +7,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { ERROR_CODES, type ErrorCode, type ErrorReply } from '../../../shared/schemas/common.ts';
 import { AppError } from './errors.ts';
+import { multipartFault } from './multipart.ts';
 
 const FASTIFY_CODES: Record<string, { status: number; code: ErrorCode; message?: string }> = {
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: ERROR_CODES.MALFORMED_REQUEST, message: 'The request body is not valid JSON.' },
@@ -37,6 +38,13 @@ export function classify(err: FastifyError | AppError | Error): { status: number
   if (err instanceof AppError) return { status: err.statusCode, code: err.code, message: err.message };
   const fe = err as FastifyError;
   if (fe.validation) return { status: 400, code: ERROR_CODES.VALIDATION_FAILED, message: describeValidation(fe) };
+  // The multipart parser's errors carry no status: a body it cannot read is the client's fault.
+  const multipart = multipartFault(err);
+  if (multipart) return { status: multipart.statusCode, code: multipart.code, message: multipart.message };
+  // The client closed the connection before its body had arrived: nobody is left to answer, and it is not our fault.
+  if (fe.code === 'ECONNRESET' && err.message === 'aborted') {
+    return { status: 400, code: ERROR_CODES.MALFORMED_REQUEST, message: 'The request ended before its body was complete.' };
+  }
   const known = fe.code ? FASTIFY_CODES[fe.code] : undefined;
   if (known) return { status: known.status, code: known.code, message: known.message ?? fe.message };
   const status = fe.statusCode ?? 500;
@@ -55,6 +63,8 @@ async function errors(app: FastifyInstance) {
     if (status >= 500) request.log.error({ err }, 'request failed');
     else request.log.info({ code, message }, 'request refused');
     if (reply.sent) return;
+    // A refusal sent before the body has fully arrived closes the connection, so the rest of it does not hold the socket.
+    if (request.raw.complete === false) void reply.header('connection', 'close');
     reply.code(status).type('application/json; charset=utf-8').send(errorBody(message, code));
   });
 }

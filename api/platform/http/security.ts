@@ -1,17 +1,22 @@
 /**
  * Security headers. The CSP lets the app run its own scripts, WebAssembly and workers and
  * load media and images from its own origin (plus blob:/data: for frames made in the page);
- * nothing from any other origin.
+ * nothing from any other origin. Compressed request bodies are refused (request-encoding.ts), and
+ * so is text holding a NUL character (text-input.ts).
  */
 import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { refuseEncodedBodies } from './request-encoding.ts';
+import { refuseNulText } from './text-input.ts';
 
 export interface SecurityOptions {
   https: boolean;
 }
 
 async function security(app: FastifyInstance, opts: SecurityOptions) {
+  refuseEncodedBodies(app);
+  refuseNulText(app);
   await app.register(helmet, {
     contentSecurityPolicy: {
       useDefaults: false,

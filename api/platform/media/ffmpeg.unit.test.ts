@@ -23,5 +23,6 @@ describe('findMediaTools', () => {
     } finally {
       process.env.PATH = saved;
     }
-  });
+    // Starting the packaged binaries takes a few seconds when the machine is busy with other tests.
+  }, 30_000);
 });
