@@ -16,12 +16,14 @@ export async function listNewestCreators(db: Kysely<DB>, limit: number) {
 
 export const PUBLIC_PROFILE_FIELDS = ['id', 'display_name', 'profile_image_url', 'cover_image_url', 'bio', 'created_at'] as const;
 
+/** An active creator by slug. Customers (and admins, who are customers) have no channel: their slug answers as none. */
 export async function findActiveUserBySlug(db: Kysely<DB>, slug: string) {
   return db
     .selectFrom('users')
     .select([...PUBLIC_PROFILE_FIELDS, 'username', 'role'])
     .where(sql<boolean>`lower(username) = lower(${slug})`)
     .where('status', '=', 'active')
+    .where('role', '=', 'creator')
     .executeTakeFirst();
 }
 

@@ -14,7 +14,7 @@ export interface PublicProfile {
   created_at: string;
 }
 
-/** An active user's public profile and visible videos, by slug (any case), or undefined. */
+/** An active creator's public profile and visible videos, by slug (any case), or undefined. */
 export async function channelPage(db: Kysely<DB>, slug: string) {
   const u = await repo.findActiveUserBySlug(db, slug);
   if (!u) return undefined;

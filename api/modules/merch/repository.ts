@@ -120,13 +120,12 @@ export async function insertMerchProduct(trx: Kysely<DB>, product: NewMerchProdu
   return row.id;
 }
 
-/** A merch product with its video's key (null once the video is gone), or undefined. */
+/** A merch product, or undefined. Its video is looked up through the videos module, which knows whether it may be shown. */
 export function findMerchProductRow(db: Kysely<DB>, id: string) {
   return db
-    .selectFrom('merch_products as p')
-    .leftJoin('videos as v', 'v.id', 'p.video_id')
-    .select(['p.id', 'p.video_id', 'p.category', 'p.video_title', 'p.creator_name', 'p.screenshot_timestamp_ms', 'p.created_at', 'v.video_key'])
-    .where('p.id', '=', id)
+    .selectFrom('merch_products')
+    .select(['id', 'video_id', 'category', 'video_title', 'creator_name', 'screenshot_timestamp_ms', 'created_at'])
+    .where('id', '=', id)
     .executeTakeFirst();
 }
 

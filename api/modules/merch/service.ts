@@ -10,7 +10,8 @@ import type { MerchCategory } from '../../../shared/categories.ts';
 import type { DB } from '../../platform/db/schema.ts';
 import { findVisibleVideo } from '../videos/index.ts';
 import { AppError } from '../../platform/http/errors.ts';
-import { ImageRejected, reencodeImage } from '../../platform/media/images.ts';
+import { ImageRejected, ImageTooLarge, reencodeImage } from '../../platform/media/images.ts';
+import { SNIFF_BYTES, sniffImage } from '../../platform/media/sniff.ts';
 import type { ObjectStorage } from '../../platform/storage/object-storage.ts';
 import { newKey } from '../../platform/storage/object-storage.ts';
 import type { PendingObjects, StoredFile } from '../../platform/storage/pending-objects.ts';
@@ -43,10 +44,15 @@ const SCREENSHOT_JPEG = { maxSide: 4096, quality: 95, chroma444: true } as const
 async function prepareScreenshot(dataUrl: string): Promise<PreparedImage> {
   const bytes = Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64');
   if (bytes.length > MAX_SCREENSHOT_BYTES) throw new AppError(413, ERROR_CODES.PAYLOAD_TOO_LARGE, PRODUCT_MESSAGES.tooLarge);
+  // Bytes that are not the image type the data URL claims (or no image at all) are refused as such: 415.
+  const notAnImage = () => new AppError(415, ERROR_CODES.UNSUPPORTED_MEDIA_TYPE, PRODUCT_MESSAGES.notAnImage);
+  const claimed = /^data:image\/(png|jpeg|webp);/.exec(dataUrl)?.[1];
+  if (!claimed || sniffImage(bytes.subarray(0, SNIFF_BYTES)) !== claimed) throw notAnImage();
   try {
     return await reencodeImage(bytes, SCREENSHOT_JPEG);
   } catch (err) {
-    if (err instanceof ImageRejected) throw AppError.badRequest(PRODUCT_MESSAGES.notAnImage);
+    if (err instanceof ImageRejected) throw notAnImage();
+    if (err instanceof ImageTooLarge) throw new AppError(413, ERROR_CODES.PAYLOAD_TOO_LARGE, `${PRODUCT_MESSAGES.tooLarge} ${err.message}`);
     throw err;
   }
 }
@@ -116,13 +122,15 @@ export async function createMerchProduct(deps: MerchDeps, input: CreateMerchInpu
 export async function findMerchProduct(db: Kysely<DB>, id: string): Promise<MerchProductReply | null> {
   const p = await findMerchProductRow(db, id);
   if (!p) return null;
+  // The product outlives its video; the video's file is named only while anyone may watch it.
+  const video = p.video_id ? await findVisibleVideo(db, { id: p.video_id }) : undefined;
   const shots = await listScreenshots(db, id);
   const thumb = shots.find((s) => s.kind === 'thumbnail') ?? null;
   const captures = shots.filter((s) => s.kind !== 'thumbnail');
   return {
     id: p.id,
     video_id: p.video_id,
-    video_url: p.video_key ? mediaUrl('videos', p.video_key) : null,
+    video_url: video ? mediaUrl('videos', video.video_key) : null,
     video_title: p.video_title,
     creator_name: p.creator_name,
     category: p.category,

@@ -19,12 +19,14 @@ export async function findVisibleVideo(db: Kysely<DB>, ref: { id: string } | { k
   return row?.visible ? row : undefined;
 }
 
-/** Like findVisibleVideo, but null when a storage key names no video at all. */
+/**
+ * Like findVisibleVideo, but null when a storage key names no visible video: a hidden video's
+ * key answers as a key that names none, so a key cannot be probed for a hidden video.
+ */
 export async function findVideoForInfo(db: Kysely<DB>, ref: { id: string } | { key: string }): Promise<VideoRow | undefined | null> {
   if ('id' in ref) return findVisibleVideo(db, ref);
   const row = await repo.findVideo(db, ref);
-  if (!row) return null;
-  return row.visible ? row : undefined;
+  return row?.visible ? row : null;
 }
 
 /** Counts a view once per viewer: counted is true when this viewer had not been counted yet. */
@@ -58,11 +60,13 @@ export interface DeleteDeps {
   pending: PendingObjects;
 }
 
-/** Deletes a video and its files; 'not-found' or 'forbidden' when it may not. */
-export async function deleteVideo(deps: DeleteDeps, actor: { id: string; is_admin: boolean }, id: string): Promise<'deleted' | 'not-found' | 'forbidden'> {
+/**
+ * Deletes a video and its files; 'not-found' when there is none or it is someone else's (unless
+ * an admin asks), so another creator's video answers exactly as a missing one does.
+ */
+export async function deleteVideo(deps: DeleteDeps, actor: { id: string; is_admin: boolean }, id: string): Promise<'deleted' | 'not-found'> {
   const video = await repo.findVideoFiles(deps.db, id);
-  if (!video) return 'not-found';
-  if (video.user_id !== actor.id && !actor.is_admin) return 'forbidden';
+  if (!video || (video.user_id !== actor.id && !actor.is_admin)) return 'not-found';
   const files: StoredFile[] = [{ bucket: 'videos', key: video.video_key }];
   for (const k of new Set([video.thumbnail_key, video.poster_key])) if (k) files.push({ bucket: 'thumbnails', key: k });
   // The files become pending with the row's deletion, so a crash before they are removed leaves them to the sweep.
