@@ -1,7 +1,21 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
 
-const PORT = Number(process.env.E2E_PORT ?? 3100);
+/** A port nothing listens on now: the OS picks it, in a child process, since the config loads synchronously. */
+function freePort(): string {
+  const listen = "const s = require('node:net').createServer().listen(0, '127.0.0.1', () => { process.stdout.write(String(s.address().port)); s.close(); })";
+  return execFileSync(process.execPath, ['-e', listen], { encoding: 'utf8' }).trim();
+}
+
+// The tests run beside whatever already listens (the app itself on its usual port, another run):
+// a free port is chosen once, and the environment hands it to the workers, which load this file
+// again, so the server and every baseURL agree. E2E_PORT names a port instead, with its own build.
+if (!process.env.E2E_PORT) {
+  process.env.E2E_PORT = freePort();
+  process.env.E2E_PORT_CHOSEN = 'free';
+}
+const PORT = Number(process.env.E2E_PORT);
 
 // Debian's chromium where present (no browser download is possible on a closed network);
 // elsewhere Playwright's own browser.
@@ -59,6 +73,8 @@ export default defineConfig({
     reuseExistingServer: false,
     stdout: 'pipe',
     stderr: 'pipe',
-    env: { PORT: String(PORT) },
+    env: { PORT: String(PORT), ...(process.env.E2E_PORT_CHOSEN === 'free' ? {} : { E2E_OWN_BUILD: '1' }) },
+    // Stopped gently, so the server removes its data directory (named after the port) on the way out.
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
   },
 });

@@ -10,10 +10,12 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { randomUUID } from 'node:crypto';
 import fp from 'fastify-plugin';
 import auth from './platform/http/auth.ts';
+import canonicalHost from './platform/http/canonical-host.ts';
 import context, { type AppContext, type BackgroundLoops } from './platform/http/context.ts';
 import docs from './platform/http/docs.ts';
 import errors from './platform/http/error-handler.ts';
 import healthRoutes from './platform/http/health.ts';
+import { requestLogFields } from './platform/http/log-redaction.ts';
 import mediaRoutes from './platform/http/media-routes.ts';
 import security from './platform/http/security.ts';
 import web from './platform/http/web.ts';
@@ -50,7 +52,11 @@ export interface AppPluginOptions extends AppContext {
 
 export function serverOptions(logLevel: string): FastifyServerOptions {
   return {
-    logger: logLevel === 'silent' ? false : { level: logLevel, redact: ['req.headers.cookie', 'req.headers.authorization'] },
+    // Request lines name the URL without its secrets (order and mail tokens, sign-in codes, addresses).
+    logger:
+      logLevel === 'silent'
+        ? false
+        : { level: logLevel, redact: ['req.headers.cookie', 'req.headers.authorization'], serializers: { req: requestLogFields } },
     // genReqId reads the header itself, so an ill-formed id is replaced rather than trusted.
     requestIdHeader: false,
     genReqId: (req) => {
@@ -68,6 +74,7 @@ async function framemerch(fastify: FastifyInstance, ctx: AppPluginOptions) {
   const background: BackgroundLoops = { jobs: true, mail: true, payments: true, printShop: true, ...ctx.options };
   await fastify.register(errors);
   await fastify.register(context, { ...ctx, background });
+  await fastify.register(canonicalHost);
   await fastify.register(security, { https: ctx.config.publicUrl.startsWith('https:') });
   await fastify.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
   fastify.addHook('onSend', async (request, reply) => {

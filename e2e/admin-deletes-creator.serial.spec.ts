@@ -37,7 +37,7 @@ test("an admin deletes a creator: their videos leave the feed and their files ar
   expect(await response.json()).toMatchObject({ success: true, message: 'Your account has been successfully deleted.' });
 
   // The admin's own session is untouched.
-  expect((await page.request.get('/api/auth/me')).status()).toBe(200);
+  expect(((await (await page.request.get('/api/auth/me')).json()) as { user: unknown }).user).toMatchObject({ is_admin: true });
   expect((await page.request.get(video.video_url!)).status()).toBe(404);
   expect((await page.request.get(`/api/videos/${video.id}`)).status()).toBe(404);
 

@@ -58,6 +58,7 @@ async function run(kind: 'pglite' | 'postgres') {
     DATA_DIR: dataDir,
     DATABASE_URL: databaseUrl,
     PORT: String(PORT),
+    PUBLIC_URL: `http://127.0.0.1:${PORT}`,
     WEB_DIST: 'none',
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
     ADMIN_PASSWORD: 'bench admin password',

@@ -8,7 +8,7 @@ const procs = [
   spawn(process.execPath, ['--import', 'tsx', '--watch', path.join(root, 'api/server.ts')], {
     cwd: root,
     stdio: 'inherit',
-    env: { CHECKOUT_LIMIT_LOOPBACK: 'false', ...process.env, PORT: apiPort, WEB_DIST: 'none', PUBLIC_URL: 'http://localhost:5173' },
+    env: { CHECKOUT_LIMIT_LOOPBACK: 'false', AUTH_LIMIT_LOOPBACK: 'false', ...process.env, PORT: apiPort, WEB_DIST: 'none', PUBLIC_URL: 'http://localhost:5173' },
   }),
   spawn(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js')], {
     cwd: root,

@@ -27,6 +27,7 @@ function start(port: number, databaseUrl: string | null) {
   return startServer({
     DATA_DIR: dataDir,
     PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
     ADMIN_PASSWORD: 'crash test password',
     DEMO_MEDIA_CACHE: MEDIA_CACHE,
     DATABASE_URL: databaseUrl ?? '',

@@ -4,6 +4,7 @@
  * storage in a temporary folder; the app built around it with its background loops off (tests
  * drive them by hand) and driven through inject().
  */
+import type { FastifyInstance, InjectOptions } from 'fastify';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -50,14 +51,36 @@ export async function freshDatabase(): Promise<TestDatabase> {
 export async function testConfig(overrides: Record<string, string> = {}): Promise<Config> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'framemerch-test-'));
   // Reads are not cached unless a test asks for it, so a row a test writes is seen at once.
-  // Every request comes from loopback, so loopback is not held to the checkout limits.
+  // Every request comes from loopback unless a test names another address, so loopback is not
+  // held to the per-address checkout and sign-in limits.
   return loadConfig({
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     WEB_DIST: 'none',
     READ_CACHE_MS: '0',
     CHECKOUT_LIMIT_LOOPBACK: 'false',
+    AUTH_LIMIT_LOOPBACK: 'false',
     ...overrides,
+  });
+}
+
+/**
+ * inject() addresses the app as localhost:80 unless told otherwise, where a browser uses
+ * PUBLIC_URL's host, and the app redirects a read that arrives by any other host. So a test's
+ * request goes to PUBLIC_URL's host unless it names a host (or a full URL) itself.
+ */
+function addressPublicHost(app: Pick<FastifyInstance, 'inject'>, publicUrl: string): void {
+  const host = new URL(publicUrl).host;
+  const inject = app.inject.bind(app) as (...args: unknown[]) => unknown;
+  const withHost = (given: InjectOptions | string): InjectOptions => {
+    const opts = typeof given === 'string' ? { url: given } : given;
+    const headers = (opts.headers ?? {}) as Record<string, unknown>;
+    const named = opts.authority || typeof opts.url === 'object' || /^https?:/i.test(String(opts.url ?? ''));
+    if (named || Object.keys(headers).some((k) => k.toLowerCase() === 'host')) return opts;
+    return { ...opts, headers: { ...headers, host } };
+  };
+  Object.assign(app, {
+    inject: (...args: unknown[]) => (args.length === 0 ? inject() : inject(withHost(args[0] as InjectOptions | string), ...args.slice(1))),
   });
 }
 
@@ -68,6 +91,7 @@ export async function testApp(opts: { config?: Config } = {}) {
   const catalogue = await readCatalogue();
   await syncCatalogue(tdb.database.db, catalogue);
   const app = await buildApp({ config, database: tdb.database, storage, catalogue, ownsDatabase: false }, NO_BACKGROUND);
+  addressPublicHost(app, config.publicUrl);
   return {
     app,
     config,

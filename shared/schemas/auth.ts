@@ -13,9 +13,12 @@ export const AUTH_MESSAGES = {
   invalidEmail: 'Please enter a valid email address',
   passwordTooShort: 'Password must be at least 8 characters.',
   passwordTooLong: 'Password must be at most 200 characters.',
-  passwordTooCommon: 'This password is too common. Please choose another one.',
+  /** Followed by the reason: the strength check's warning and first suggestion, or passwordTooWeakHint. */
+  passwordTooWeak: 'This password is too easy to guess.',
+  passwordTooWeakHint: 'Add more words or characters that are hard to guess.',
   badCredentials: 'Invalid email or password.',
-  tooManyAttempts: 'Too many sign-in attempts. Please wait 15 minutes and try again.',
+  /** Sign-in and sign-up alike; the reply's Retry-After header says how many seconds to wait. */
+  tooManyAttempts: 'Too many attempts. Please wait a while and try again.',
   suspended: 'This account is suspended.',
   sessionExpired: 'Your session expired. Please sign in again.',
   signInRequired: 'Please sign in to continue.',
@@ -83,11 +86,11 @@ export const loginRoute = defineRoute({
 export const meRoute = defineRoute({
   method: 'GET',
   url: '/api/auth/me',
-  access: 'user',
+  access: 'public',
   schema: {
-    summary: 'The signed-in user of this session (401 SESSION_EXPIRED when it has run out)',
+    summary: 'The signed-in user of this session: null when signed out, 401 SESSION_EXPIRED when the session has run out',
     tags: ['auth'],
-    response: { 200: Type.Object({ success: Type.Literal(true), user: SessionUser }), ...errorReplies(401) },
+    response: { 200: Type.Object({ success: Type.Literal(true), user: Type.Union([SessionUser, Type.Null()]) }), ...errorReplies(401) },
   },
 });
 
@@ -153,7 +156,12 @@ export const deleteAccountRoute = defineRoute({
 });
 
 const EmailBody = Type.Object({ email: Type.String({ maxLength: 254 }) }, { additionalProperties: false });
-const Sent = Type.Object({ success: Type.Literal(true), message: Type.String() });
+const Sent = Type.Object({
+  success: Type.Literal(true),
+  message: Type.String(),
+  /** With the embedded mailer only: the new message's secret page, for the browser that asked (see /dev/mail). */
+  mail_link: Type.Optional(Type.String()),
+});
 
 export const welcomeEmailRoute = defineRoute({
   method: 'POST',
@@ -176,27 +184,5 @@ export const subscriptionEmailRoute = defineRoute({
     tags: ['mail'],
     body: EmailBody,
     response: { 202: Sent, ...errorReplies(400, 429) },
-  },
-});
-
-export const MailMessage = Type.Object({
-  id: Uuid,
-  to: Type.String(),
-  subject: Type.String(),
-  text: Type.String(),
-  status: Type.String(),
-  created_at: Type.String({ format: 'date-time' }),
-  sent_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-});
-export type MailMessage = Static<typeof MailMessage>;
-
-export const devMailRoute = defineRoute({
-  method: 'GET',
-  url: '/api/dev/mail',
-  access: 'public',
-  schema: {
-    summary: 'The mail the embedded mailer delivered, newest first (admins only when SMTP is configured)',
-    tags: ['mail'],
-    response: { 200: Type.Object({ success: Type.Literal(true), messages: Type.Array(MailMessage) }), ...errorReplies(401, 403) },
   },
 });

@@ -25,7 +25,8 @@ interface AuthState {
   /** The server said the session ran out; the app layer sends the visitor to sign in again. */
   expired: boolean;
   /**
-   * Asks the server who is signed in; any failure (401, network, timeout) means signed out.
+   * Asks the server who is signed in: no user, or any failure (401, network, timeout), means
+   * signed out.
    * `confirming` shows the `pending` status meanwhile (a sign-in that just came back).
    */
   load: (options?: { confirming?: boolean }) => Promise<void>;
@@ -63,7 +64,10 @@ export const useAuth = create<AuthState>()((set, get) => ({
     inFlight ??= request(meRoute, { signal: AbortSignal.timeout(SESSION_CHECK_TIMEOUT_MS) })
       .then(
         (reply) => {
-          if (started === generation) set({ status: 'signed-in', user: reply.user });
+          if (started !== generation) return;
+          // Signed out is a 200 with no user; only a session that ran out is an error (401 SESSION_EXPIRED).
+          if (reply.user) set({ status: 'signed-in', user: reply.user });
+          else set({ status: 'signed-out', user: null, expired: false });
         },
         (error: unknown) => {
           if (started !== generation) return;

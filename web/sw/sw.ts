@@ -7,7 +7,12 @@
  * - Page loads go to the network first and fall back to the cached index.html, so every client
  *   route (/test-crop-tool, /video/...) opens offline.
  * - Hashed build files are answered from the cache first (their names change with their content).
- * - /api/* and /media/* are never touched: the network answers them, Range requests included.
+ * - The server's own pages and endpoints (/api/, /media/, the identity provider's /oidc pages,
+ *   the payment page /pay/, tracking /track/) are never touched: the browser sends them itself,
+ *   once, Range requests included. A sign-in return (/api/auth/google/callback) carries a code
+ *   that works only once, so a second request for it fails the sign-in.
+ * - No navigation preload: the browser would preload every page load, those above included,
+ *   and then send those above a second time itself.
  * - A new build installs beside the running one and takes over at the next page load (never
  *   reloading a page under the viewer); it then deletes the caches of older builds.
  *
@@ -31,7 +36,6 @@ interface SwExtendableEvent extends Event {
 }
 interface SwFetchEvent extends SwExtendableEvent {
   readonly request: Request;
-  readonly preloadResponse: Promise<Response | undefined>;
   respondWith(response: Response | Promise<Response>): void;
 }
 interface SwMessageEvent extends SwExtendableEvent {
@@ -59,7 +63,7 @@ export interface OfflineStatus {
 const sw = self as unknown as SwScope;
 const CACHE_PREFIX = 'framemerch-';
 const CACHE = `${CACHE_PREFIX}${PRECACHE.version}`;
-const NETWORK_ONLY = ['/api/', '/media/'];
+const NETWORK_ONLY = ['/api/', '/media/', '/oidc/', '/oidc-login/', '/pay/', '/track/'];
 const HASHED = '/assets/';
 const APP_PAGE = '/index.html';
 const PARALLEL = 4;
@@ -128,7 +132,8 @@ sw.addEventListener('activate', (event) => {
       for (const name of await caches.keys()) {
         if (name !== CACHE && name.startsWith(CACHE_PREFIX)) await caches.delete(name);
       }
-      await sw.registration.navigationPreload?.enable();
+      // Earlier builds turned navigation preload on, and the setting outlives them.
+      await sw.registration.navigationPreload?.disable();
       // Only takes pages no worker controls yet (a first visit); it reloads nothing.
       await sw.clients.claim();
     })(),
@@ -151,8 +156,7 @@ sw.addEventListener('message', (event) => {
 
 async function fromNetworkFirst(event: SwFetchEvent, fallback: string): Promise<Response> {
   try {
-    const preloaded = await event.preloadResponse;
-    return preloaded ?? (await fetch(event.request));
+    return await fetch(event.request);
   } catch (err) {
     const cached = await (await caches.open(CACHE)).match(fallback);
     if (cached) return cached;

@@ -42,7 +42,7 @@ describe('DELETE /api/users/:id/delete-account', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ success: true, message: AUTH_MESSAGES.accountDeleted });
 
-    expect((await call('GET', '/api/auth/me')).statusCode).toBe(401);
+    expect((await call('GET', '/api/auth/me')).json()).toEqual({ success: true, user: null });
     expect(await t.db.selectFrom('users').select('id').where('id', '=', pete.id).executeTakeFirst()).toBeUndefined();
     const feed = (await t.app.inject({ method: 'GET', url: '/api/videos?limit=100' })).json().videos as Array<{ id: string }>;
     for (const v of videos) {

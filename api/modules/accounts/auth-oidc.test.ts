@@ -94,6 +94,35 @@ describe('sign-in with the embedded OpenID provider', () => {
     expect(before).toBeLessThan(countAfterFirst);
   });
 
+  it('does not report a failure to a browser that is signed in when its return arrives again', async () => {
+    // The same return twice (a page load repeated by the browser): the second finds its state taken.
+    const twice = new Browser(t.app);
+    const a = await signInWithProvider(twice, { name: 'Twice', email: 'twice@example.com', returnUrl: '/video/0/abc?t=5' });
+    expect((await twice.get(a.callbackUrl)).headers.location).toBe('/video/0/abc?t=5&login=success');
+    const signedIn = await sessions();
+    const again = await twice.get(a.callbackUrl);
+    expect(again.statusCode).toBe(302);
+    expect(again.headers.location).toBe('/?login=success');
+    expect(await sessions()).toBe(signedIn);
+    expect((await twice.get('/api/auth/me')).json().user.email).toBe('twice@example.com');
+
+    // A fresh state with a code already spent: back to where that sign-in began, still signed in.
+    const oldCode = new URL(a.callbackUrl, ORIGIN).searchParams.get('code')!;
+    const b = await signInWithProvider(twice, { name: 'Twice', email: 'twice@example.com', returnUrl: '/privacy-policy' });
+    const withOldCode = b.callbackUrl.replace(/code=[^&]+/, `code=${encodeURIComponent(oldCode)}`);
+    const spent = await twice.get(withOldCode);
+    expect(spent.headers.location).toBe('/privacy-policy?login=success');
+    expect(await sessions()).toBe(signedIn);
+    expect((await twice.get('/api/auth/me')).json().user.email).toBe('twice@example.com');
+
+    // Signed out, the same replays are refused as before.
+    const stranger = new Browser(t.app);
+    expect((await stranger.get(a.callbackUrl)).headers.location).toMatch(/^\/\?login=error&message=/);
+    // A refusal by the provider is reported even to a signed-in browser.
+    const refused = await twice.get('/api/auth/google/callback?error=access_denied&error_description=No');
+    expect(refused.headers.location).toBe('/?login=error&message=No');
+  });
+
   it(`never redirects off the site, for ${OPEN_REDIRECT_VARIANTS.length} hostile return URLs`, async () => {
     const browser = new Browser(t.app);
     for (const attempt of OPEN_REDIRECT_VARIANTS) {

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '../../../shared/schemas/auth.ts';
-import { hashToken, SESSION_COOKIE } from '../../platform/sessions/sessions.ts';
+import { hashToken, SECURE_SESSION_COOKIE, SESSION_COOKIE } from '../../platform/sessions/sessions.ts';
 import { Browser } from '../../test/browser.ts';
 import { testApp, testConfig, type TestApp } from '../../test/harness.ts';
 
@@ -43,15 +43,33 @@ describe('sign-up with email and password', () => {
     expect(res.json()).toEqual({ success: false, error: AUTH_MESSAGES.emailTaken, code: 'CONFLICT' });
   });
 
-  it('refuses missing, short, overlong and common passwords and bad emails', async () => {
+  it('refuses a password that is easy to guess, saying why, and takes one that is not', async () => {
+    const weak = await t.app.inject({ method: 'POST', url: '/api/auth/signup', payload: { email: 'john.smith@example.com', password: 'johnsmith1' } });
+    expect(weak.statusCode).toBe(400);
+    expect(weak.json()).toEqual({
+      success: false,
+      error: 'This password is too easy to guess. There should not be any personal or page related data. Add more words that are less common.',
+      code: 'VALIDATION_FAILED',
+    });
+    const date = await t.app.inject({ method: 'POST', url: '/api/auth/signup', payload: { email: 'john.smith@example.com', password: '19901231' } });
+    expect(date.statusCode).toBe(400);
+    expect(date.json().error).toBe('This password is too easy to guess. Dates are easy to guess. Add more words that are less common.');
+    expect(await t.db.selectFrom('users').select('id').where('email', '=', 'john.smith@example.com').execute()).toEqual([]);
+
+    const strong = await t.app.inject({ method: 'POST', url: '/api/auth/signup', payload: { email: 'john.smith@example.com', password: 'velvet osprey parsnip quarry' } });
+    expect(strong.statusCode).toBe(201);
+    expect(strong.json().user.email).toBe('john.smith@example.com');
+  });
+
+  it('refuses missing, short, overlong and guessable passwords and bad emails', async () => {
     const cases: Array<[object, string]> = [
       [{ email: '', password: PASSWORD }, AUTH_MESSAGES.emailRequired],
       [{ email: 'not-an-email', password: PASSWORD }, AUTH_MESSAGES.invalidEmail],
       [{ email: 'e1@example.com', password: '' }, AUTH_MESSAGES.passwordRequired],
       [{ email: 'e2@example.com', password: 'short' }, AUTH_MESSAGES.passwordTooShort],
       [{ email: 'e3@example.com', password: 'x'.repeat(201) }, AUTH_MESSAGES.passwordTooLong],
-      [{ email: 'e4@example.com', password: 'password1' }, AUTH_MESSAGES.passwordTooCommon],
-      [{ email: 'e5@example.com', password: 'Baseball' }, AUTH_MESSAGES.passwordTooCommon],
+      [{ email: 'e4@example.com', password: 'password1' }, `${AUTH_MESSAGES.passwordTooWeak} This is a commonly used password. Add more words that are less common.`],
+      [{ email: 'e5@example.com', password: 'Baseball' }, `${AUTH_MESSAGES.passwordTooWeak} This is a frequently used password. Add more words that are less common.`],
     ];
     for (const [body, message] of cases) {
       const res = await t.app.inject({ method: 'POST', url: '/api/auth/signup', payload: body });
@@ -119,19 +137,32 @@ describe('login', () => {
 });
 
 describe('sessions', () => {
+  it('who am I answers 200 with no user when signed out, or with a cookie that is no session', async () => {
+    const variants: Array<Record<string, string>> = [{}, { [SESSION_COOKIE]: 'not-a-session-token-at-all-000000000000' }, { [SESSION_COOKIE]: '!' }];
+    for (const cookies of variants) {
+      const res = await t.app.inject({ method: 'GET', url: '/api/auth/me', cookies });
+      expect(res.statusCode, JSON.stringify(cookies)).toBe(200);
+      expect(res.json()).toEqual({ success: true, user: null });
+    }
+  });
+
   it('logout deletes the session: the old cookie no longer works', async () => {
     const { b } = await signup('heidi@example.com');
     const token = b.cookies.get(SESSION_COOKIE)!;
     expect((await b.post('/api/auth/logout')).statusCode).toBe(200);
     const replay = await t.app.inject({ method: 'GET', url: '/api/auth/me', cookies: { [SESSION_COOKIE]: token } });
-    expect(replay.statusCode).toBe(401);
-    expect(replay.json().code).toBe('UNAUTHENTICATED');
+    expect(replay.statusCode).toBe(200);
+    expect(replay.json()).toEqual({ success: true, user: null });
+    // Routes that need a user still refuse it.
+    const studio = await t.app.inject({ method: 'GET', url: '/api/studio/videos', cookies: { [SESSION_COOKIE]: token } });
+    expect(studio.statusCode).toBe(401);
+    expect(studio.json().code).toBe('UNAUTHENTICATED');
   });
 
   it('a suspended user is signed out at once, and cannot log in', async () => {
     const { b } = await signup('ivan@example.com');
     await t.db.updateTable('users').set({ status: 'suspended' }).where('email', '=', 'ivan@example.com').execute();
-    expect((await b.get('/api/auth/me')).statusCode).toBe(401);
+    expect((await b.get('/api/auth/me')).json()).toEqual({ success: true, user: null });
     const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'ivan@example.com', password: PASSWORD } });
     expect(login.statusCode).toBe(403);
   });
@@ -173,20 +204,42 @@ describe('sessions', () => {
   });
 });
 
-describe('served over https', () => {
-  it('marks the session cookie Secure', async () => {
+type SetCookie = { name: string; value: string; secure?: boolean; httpOnly?: boolean; path?: string; domain?: string };
+
+describe('the session cookie', () => {
+  it('on plain http is fm_session, Path=/, without Secure (browsers drop Secure cookies there)', async () => {
+    const { res } = await signup('plain@example.com');
+    const cookies = res.cookies as SetCookie[];
+    expect(cookies.map((c) => c.name)).toContain(SESSION_COOKIE);
+    expect(cookies.map((c) => c.name)).not.toContain(SECURE_SESSION_COOKIE);
+    const cookie = cookies.find((c) => c.name === SESSION_COOKIE)!;
+    expect(cookie).toMatchObject({ path: '/', httpOnly: true });
+    expect(cookie.secure).toBeFalsy();
+    expect(cookie.domain).toBeUndefined();
+  });
+
+  it('over https is __Host-fm_session: Secure, Path=/, no Domain; read and cleared under that name only', async () => {
     const secure = await testApp({ config: await testConfig({ PUBLIC_URL: 'https://shop.example' }) });
     try {
-      const res = await secure.app.inject({
-        method: 'POST',
-        url: '/api/auth/signup',
-        headers: { origin: 'https://shop.example' },
-        payload: { email: 'secure@example.com', password: PASSWORD },
-      });
+      const origin = { origin: 'https://shop.example' };
+      const res = await secure.app.inject({ method: 'POST', url: '/api/auth/signup', headers: origin, payload: { email: 'secure@example.com', password: PASSWORD } });
       expect(res.statusCode).toBe(201);
-      const cookie = (res.cookies as Array<{ name: string; secure?: boolean; httpOnly?: boolean }>).find((c) => c.name === SESSION_COOKIE)!;
-      expect(cookie).toMatchObject({ secure: true, httpOnly: true });
+      const cookies = res.cookies as SetCookie[];
+      expect(cookies.map((c) => c.name)).not.toContain(SESSION_COOKIE);
+      const cookie = cookies.find((c) => c.name === SECURE_SESSION_COOKIE)!;
+      expect(cookie).toMatchObject({ secure: true, httpOnly: true, path: '/' });
+      expect(cookie.domain).toBeUndefined();
       expect(res.headers['strict-transport-security']).toMatch(/max-age=\d+/);
+
+      const me = (name: string) => secure.app.inject({ method: 'GET', url: '/api/auth/me', cookies: { [name]: cookie.value } });
+      expect((await me(SECURE_SESSION_COOKIE)).json().user.email).toBe('secure@example.com');
+      // The token under the plain name (set by a plain-http page or another host) is not a session here.
+      expect((await me(SESSION_COOKIE)).json()).toEqual({ success: true, user: null });
+
+      const out = await secure.app.inject({ method: 'POST', url: '/api/auth/logout', headers: origin, cookies: { [SECURE_SESSION_COOKIE]: cookie.value } });
+      const cleared = (out.cookies as SetCookie[]).find((c) => c.name === SECURE_SESSION_COOKIE);
+      expect(cleared).toMatchObject({ value: '', secure: true, path: '/' });
+      expect((await me(SECURE_SESSION_COOKIE)).json()).toEqual({ success: true, user: null });
     } finally {
       await secure.close();
     }

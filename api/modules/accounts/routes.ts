@@ -8,25 +8,36 @@ import {
   meRoute,
   oidcCallbackRoute,
   oidcLoginRoute,
-  PASSWORD_MAX_LENGTH,
-  PASSWORD_MIN_LENGTH,
   signupRoute,
   type SessionUser,
 } from '../../../shared/schemas/auth.ts';
 import { ERROR_CODES } from '../../../shared/schemas/common.ts';
 import { safeReturnPath, withQuery } from '../../../shared/safe-return.ts';
-import { isCommonPassword } from './common-passwords.ts';
 import { FailureLimiter } from '../../platform/http/rate-limit.ts';
-import { createSession, deleteSession, SESSION_COOKIE, toSessionUser } from '../../platform/sessions/sessions.ts';
+import { createSession, deleteSession, toSessionUser } from '../../platform/sessions/sessions.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { createUser, findPasswordAccount, SignInRefused, signInWithClaims, storeAuthFlow, takeAuthFlow } from './service.ts';
+import { newPasswordProblem } from './password-strength.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import users from './users.routes.ts';
 
 const FLOW_COOKIE = 'fm_auth_flow';
 const FLOW_MINUTES = 10;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const WINDOW_MS = 15 * 60 * 1000;
+const MINUTE_MS = 60 * 1000;
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+
+/**
+ * Sign-in and sign-up limits (README, Accounts). Login counts failures, and a success clears its
+ * account's count; sign-up counts every attempt, whatever its answer. Past a limit the answer is
+ * 429 with Retry-After. With AUTH_LIMIT_LOOPBACK off, loopback is not held to the per-address
+ * limits (development and the browser tests sign up every account from 127.0.0.1); the
+ * per-account limits hold for everyone.
+ */
+const AUTH_LIMITS = {
+  login: { perAccount: 10, perAddress: 50, windowMs: 15 * MINUTE_MS },
+  signup: { perEmail: 5, perAddress: 20, windowMs: 60 * MINUTE_MS },
+} as const;
 
 function checkEmail(raw: string): string {
   const email = raw.trim();
@@ -36,14 +47,29 @@ function checkEmail(raw: string): string {
 }
 
 const auth: FastifyPluginAsyncTypebox = async (app) => {
-  const perEmail = new FailureLimiter(10, WINDOW_MS);
-  const perIp = new FailureLimiter(50, WINDOW_MS);
+  const { login: loginLimits, signup: signupLimits } = AUTH_LIMITS;
+  const loginPerAccount = new FailureLimiter(loginLimits.perAccount, loginLimits.windowMs);
+  const loginPerIp = new FailureLimiter(loginLimits.perAddress, loginLimits.windowMs);
+  const signupPerEmail = new FailureLimiter(signupLimits.perEmail, signupLimits.windowMs);
+  const signupPerIp = new FailureLimiter(signupLimits.perAddress, signupLimits.windowMs);
   // Unknown emails are checked against this hash, so a miss costs as long as a wrong password.
   const decoyHash = await hashPassword(randomBytes(16).toString('hex'));
   const secureCookies = app.config.publicUrl.startsWith('https:');
 
+  /** The request's address as a per-address limiter's key; null when it is exempt (loopback, if so configured). */
+  const addressKey = (request: FastifyRequest): string | null =>
+    !app.config.authLimitLoopback && LOOPBACK.has(request.ip) ? null : request.ip;
+
+  /** 429 with Retry-After (whole seconds until every limiter lets the request through) while any key is held. */
+  function refuseWhileLimited(reply: { header: (name: string, value: string) => unknown }, held: Array<[FailureLimiter, string | null]>) {
+    const wait = Math.max(0, ...held.map(([limiter, key]) => (key === null ? 0 : limiter.retryAfterSeconds(key))));
+    if (wait === 0) return;
+    reply.header('retry-after', String(wait));
+    throw new AppError(429, ERROR_CODES.RATE_LIMITED, AUTH_MESSAGES.tooManyAttempts);
+  }
+
   async function signIn(request: FastifyRequest, reply: FastifyReply, user: SessionUser) {
-    const old = request.cookies[SESSION_COOKIE];
+    const old = app.sessionToken(request);
     if (old) await deleteSession(app.db, old);
     const { token, expiresAt } = await createSession(app.db, user.id, app.config.sessionDays, {
       userAgent: request.headers['user-agent'],
@@ -56,17 +82,24 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
     ...signupRoute,
     handler: async (request, reply) => {
       const email = checkEmail(request.body.email);
+      const emailKey = email.toLowerCase();
+      const address = addressKey(request);
+      refuseWhileLimited(reply, [[signupPerEmail, emailKey], [signupPerIp, address]]);
+      signupPerEmail.fail(emailKey);
+      if (address !== null) signupPerIp.fail(address);
       const { password } = request.body;
       if (!password) throw AppError.badRequest(AUTH_MESSAGES.passwordRequired);
-      if (password.length < PASSWORD_MIN_LENGTH) throw AppError.badRequest(AUTH_MESSAGES.passwordTooShort);
-      if (password.length > PASSWORD_MAX_LENGTH) throw AppError.badRequest(AUTH_MESSAGES.passwordTooLong);
-      if (isCommonPassword(password)) throw AppError.badRequest(AUTH_MESSAGES.passwordTooCommon);
+      const problem = await newPasswordProblem(password, email);
+      if (problem) throw AppError.badRequest(problem);
+      // Hashed before the email is looked up, so an email already registered (409) costs the
+      // same scrypt as a new one and the time of the answer does not tell them apart.
+      const passwordHash = await hashPassword(password);
       const user = await createUser(app.db, {
         email,
         displayName: email.split('@')[0] ?? email,
         role: 'customer',
         emailVerified: false,
-        passwordHash: await hashPassword(password),
+        passwordHash,
       });
       await signIn(request, reply, user);
       return reply.code(201).send({ success: true as const, message: 'Account created.', user });
@@ -80,18 +113,17 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
       const { password } = request.body;
       if (!password) throw AppError.badRequest(AUTH_MESSAGES.passwordRequired);
       const emailKey = email.toLowerCase();
-      if (perEmail.blocked(emailKey) || perIp.blocked(request.ip)) {
-        throw new AppError(429, ERROR_CODES.RATE_LIMITED, AUTH_MESSAGES.tooManyAttempts);
-      }
+      const address = addressKey(request);
+      refuseWhileLimited(reply, [[loginPerAccount, emailKey], [loginPerIp, address]]);
       const found = await findPasswordAccount(app.db, email);
       const ok = await verifyPassword(password, found?.password_hash ?? decoyHash);
       if (!found || !found.password_hash || !ok) {
-        perEmail.fail(emailKey);
-        perIp.fail(request.ip);
+        loginPerAccount.fail(emailKey);
+        if (address !== null) loginPerIp.fail(address);
         throw new AppError(401, ERROR_CODES.UNAUTHENTICATED, AUTH_MESSAGES.badCredentials);
       }
       if (found.status !== 'active') throw new AppError(403, ERROR_CODES.FORBIDDEN, AUTH_MESSAGES.suspended);
-      perEmail.reset(emailKey);
+      loginPerAccount.reset(emailKey);
       const user = toSessionUser(found);
       await signIn(request, reply, user);
       return { success: true as const, message: 'Signed in.', user };
@@ -100,13 +132,18 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
 
   app.route({
     ...meRoute,
-    handler: async (request) => ({ success: true as const, user: request.user! }),
+    // Signed out is an answer, not an error (no 401 on every page a visitor opens); a session
+    // that ran out is still told apart, so the app can ask the visitor to sign in again.
+    handler: async (request) => {
+      if (!request.user && request.sessionExpired) throw new AppError(401, ERROR_CODES.SESSION_EXPIRED, AUTH_MESSAGES.sessionExpired);
+      return { success: true as const, user: request.user };
+    },
   });
 
   app.route({
     ...logoutRoute,
     handler: async (request, reply) => {
-      const token = request.cookies[SESSION_COOKIE];
+      const token = app.sessionToken(request);
       if (token) await deleteSession(app.db, token);
       app.clearSessionCookie(reply);
       return { success: true as const };
@@ -148,13 +185,20 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
     ...oidcCallbackRoute,
     handler: async (request, reply) => {
       const fail = (message: string) => reply.redirect(withQuery('/', { login: 'error', message }), 302);
+      // The same return arriving twice (a reload, a browser or proxy repeating the request) finds
+      // its state taken or its code spent. A browser that holds a valid session is signed in,
+      // so it is not told that the sign-in failed.
+      const spent = (message: string, returnPath = '/') =>
+        request.user ? reply.redirect(withQuery(returnPath, { login: 'success' }), 302) : fail(message);
       const { state, error, error_description: description } = request.query;
       const binding = request.cookies[FLOW_COOKIE];
+      // The flow cookie keeps its name and path: a __Host- name would need Path=/, sending the
+      // binding with every request of the site instead of only to /api/auth/google.
       reply.clearCookie(FLOW_COOKIE, { path: '/api/auth/google' });
       if (error) return fail(description || error);
-      if (!state || !binding) return fail('This sign-in is not valid any more. Please try again.');
+      if (!state || !binding) return spent('This sign-in is not valid any more. Please try again.');
       const flow = await takeAuthFlow(app.db, state, binding);
-      if (!flow) return fail('This sign-in is not valid any more. Please try again.');
+      if (!flow) return spent('This sign-in is not valid any more. Please try again.');
       try {
         const claims = await app.oidc.finish(new URL(request.url, app.config.publicUrl), {
           state: flow.state,
@@ -168,7 +212,9 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
       } catch (err) {
         if (err instanceof SignInRefused) return fail(err.message);
         request.log.warn({ err }, 'sign-in with the identity provider failed');
-        return fail('The identity provider did not confirm the sign-in. Please try again.');
+        const message = 'The identity provider did not confirm the sign-in. Please try again.';
+        // invalid_grant: the provider's word for a code already exchanged (RFC 6749, 5.2).
+        return (err as { error?: unknown }).error === 'invalid_grant' ? spent(message, flow.return_path) : fail(message);
       }
     },
   });

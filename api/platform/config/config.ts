@@ -42,6 +42,12 @@ export interface Config {
    * Off for development and the checkout load bench, whose buyers all come from this machine.
    */
   checkoutLimitLoopback: boolean;
+  /**
+   * Whether sign-ups and sign-ins from loopback count against the per-address limits (the
+   * per-account ones always apply). Off for development and the browser tests, which sign up
+   * every account from this machine.
+   */
+  authLimitLoopback: boolean;
 }
 
 export class ConfigError extends Error {
@@ -219,6 +225,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     podStepMs,
     jobPollMs,
     checkoutLimitLoopback: bool(env, 'CHECKOUT_LIMIT_LOOPBACK', true, problems),
+    authLimitLoopback: bool(env, 'AUTH_LIMIT_LOOPBACK', true, problems),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

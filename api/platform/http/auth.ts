@@ -9,7 +9,7 @@ import fp from 'fastify-plugin';
 import { AUTH_MESSAGES, type SessionUser } from '../../../shared/schemas/auth.ts';
 import { ERROR_CODES } from '../../../shared/schemas/common.ts';
 import type { Access } from '../../../shared/schemas/route.ts';
-import { findSession, SESSION_COOKIE } from '../sessions/sessions.ts';
+import { findSession, sessionCookieName } from '../sessions/sessions.ts';
 import { AppError } from './errors.ts';
 
 declare module 'fastify' {
@@ -23,6 +23,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     setSessionCookie(reply: FastifyReply, token: string, expiresAt: Date): void;
     clearSessionCookie(reply: FastifyReply): void;
+    /** The session token this request carries, under the cookie name this site uses. */
+    sessionToken(request: FastifyRequest): string | undefined;
   }
 }
 
@@ -71,17 +73,22 @@ export function requireAccess(access: Access, request: FastifyRequest): void {
 
 async function auth(app: FastifyInstance) {
   await app.register(cookie);
+  // Served over https the cookie is Secure and named __Host-fm_session (Path=/, no Domain), so
+  // no other host or plain-http page can plant or shadow it. On plain http (a local run) it
+  // stays fm_session without Secure: browsers drop Secure and __Host- cookies there.
   const secure = app.config.publicUrl.startsWith('https:');
+  const cookieName = sessionCookieName(secure);
   const publicOrigin = new URL(app.config.publicUrl).origin;
 
   app.decorateRequest('user', null);
   app.decorateRequest('sessionExpired', false);
   app.decorate('setSessionCookie', (reply: FastifyReply, token: string, expiresAt: Date) => {
-    reply.setCookie(SESSION_COOKIE, token, { path: '/', httpOnly: true, sameSite: 'lax', secure, expires: expiresAt });
+    reply.setCookie(cookieName, token, { path: '/', httpOnly: true, sameSite: 'lax', secure, expires: expiresAt });
   });
   app.decorate('clearSessionCookie', (reply: FastifyReply) => {
-    reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure });
+    reply.clearCookie(cookieName, { path: '/', httpOnly: true, sameSite: 'lax', secure });
   });
+  app.decorate('sessionToken', (request: FastifyRequest) => request.cookies[cookieName]);
 
   // Every API route says who may call it; a route that does not is a mistake caught at start.
   app.addHook('onRoute', (route) => {
@@ -96,7 +103,7 @@ async function auth(app: FastifyInstance) {
   app.addHook('onRequest', async (request, reply) => {
     const url = request.url;
     if (!url.startsWith('/api/') && !url.startsWith('/oidc')) return;
-    const token = request.cookies[SESSION_COOKIE];
+    const token = request.cookies[cookieName];
     if (!SAFE_METHODS.has(request.method) && url.startsWith('/api/')) {
       // With a session cookie the request must come from this site; without one, a browser
       // that says where it comes from must say this site (no sign-in forced from elsewhere).

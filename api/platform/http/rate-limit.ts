@@ -1,7 +1,8 @@
 /**
- * Counts failures per key in a sliding window (login attempts per IP and per email). Kept in
- * this process's memory: with several API processes each counts on its own, so the effective
- * limit is the limit times the number of processes.
+ * Counts failures per key in a sliding window (sign-in and sign-up attempts per IP and per
+ * email, checkouts, captures and the like). Kept in this process's memory: with several API
+ * processes each counts on its own, so the effective limit is the limit times the number of
+ * processes.
  */
 export class FailureLimiter {
   readonly #hits = new Map<string, number[]>();
@@ -23,6 +24,18 @@ export class FailureLimiter {
   /** True when the key has used up its failures in the window. */
   blocked(key: string): boolean {
     return this.#recent(key).length >= this.max;
+  }
+
+  /**
+   * Whole seconds until the key may try again (for a Retry-After header): 0 when it is not
+   * blocked; otherwise the time until enough counted failures leave the window to let one more
+   * in (the oldest one, when the key is exactly at the limit), rounded up and at least 1.
+   */
+  retryAfterSeconds(key: string): number {
+    const hits = this.#recent(key);
+    if (hits.length < this.max) return 0;
+    const freeing = hits[hits.length - this.max]!;
+    return Math.max(1, Math.ceil((freeing + this.windowMs - this.now()) / 1000));
   }
 
   fail(key: string): void {

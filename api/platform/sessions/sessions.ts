@@ -9,7 +9,18 @@ import type { SessionUser } from '../../../shared/schemas/auth.ts';
 import type { DB } from '../db/schema.ts';
 import { deleteSessionByHash, insertSession, sessionWithUser, touchSession } from './repository.ts';
 
+/** The session cookie's name on plain http (a local run at http://localhost). */
 export const SESSION_COOKIE = 'fm_session';
+/**
+ * Its name when PUBLIC_URL is https. Browsers accept a `__Host-` cookie only when it is Secure,
+ * has Path=/ and no Domain, and then no subdomain or plain-http page can set or shadow it.
+ * Plain http keeps the name without the prefix: a browser refuses a Secure cookie there.
+ */
+export const SECURE_SESSION_COOKIE = '__Host-fm_session';
+
+export function sessionCookieName(secure: boolean): string {
+  return secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
+}
 const TOUCH_AFTER_MS = 60 * 60 * 1000;
 
 export function hashToken(token: string): string {

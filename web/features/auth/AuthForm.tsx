@@ -91,8 +91,9 @@ export function AuthForm({ mode, onSuccess, modeSwitch, autoFocus = false }: Aut
         onChange={(event) => setPassword(event.target.value)}
       />
       {!login && (
+        // The server judges how easy the password is to guess, and its refusal says why.
         <p className="auth-form__hint" id={`${id}-hint`}>
-          At least {PASSWORD_MIN_LENGTH} characters.
+          Use {PASSWORD_MIN_LENGTH} or more characters; a few unrelated words work well.
         </p>
       )}
       {error && (

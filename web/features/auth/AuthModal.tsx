@@ -1,8 +1,11 @@
 import { useEffect, useEffectEvent, useState } from 'react';
+import { useLocation } from 'react-router';
 import { AUTH_MESSAGES } from '../../../shared/schemas/auth.ts';
+import { returnPathOf } from '../../lib/paths.ts';
 import type { AuthMode, SessionUser } from '../../stores/useAuth.ts';
 import { Modal } from '../../components/Modal.tsx';
 import { AuthForm } from './AuthForm.tsx';
+import { ContinueWithGoogle } from './ContinueWithGoogle.tsx';
 import './AuthModal.css';
 
 /** Spec section 9: the modal closes 1.5 s after a successful sign-in. */
@@ -23,6 +26,7 @@ interface AuthModalProps {
 export function AuthModal({ onClose, onSuccess, initialMode = 'login' }: AuthModalProps) {
   const [mode, setMode] = useState<AuthMode>(initialMode);
   const [signedIn, setSignedIn] = useState<SessionUser | null>(null);
+  const location = useLocation();
 
   // Closing early after success (Escape) still reports the sign-in.
   const close = () => {
@@ -61,6 +65,8 @@ export function AuthModal({ onClose, onSuccess, initialMode = 'login' }: AuthMod
               </>
             }
           />
+          {/* Creators sign in with Google; the provider brings them back to this page. */}
+          <ContinueWithGoogle returnTo={returnPathOf(location)} />
         </>
       )}
     </Modal>

@@ -2,8 +2,8 @@ import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { safeReturnPath } from '../../../shared/safe-return.ts';
 import { AUTH_MESSAGES } from '../../../shared/schemas/auth.ts';
 import { AuthForm } from './AuthForm.tsx';
+import { ContinueWithGoogle } from './ContinueWithGoogle.tsx';
 import { authPagePath } from '../../lib/paths.ts';
-import { signInHref } from '../../lib/signInHref.ts';
 import { useAuth } from '../../stores/useAuth.ts';
 import { useDocumentTitle } from '../../lib/useDocumentTitle.ts';
 import './LoginPage.css';
@@ -51,17 +51,7 @@ export function LoginPage() {
           )
         }
       />
-      <p className="auth-page__or" aria-hidden="true">
-        <span>or</span>
-      </p>
-      <button
-        type="button"
-        className="button button--ghost auth-page__google"
-        // A full-page navigation: the identity provider's pages are not part of this app.
-        onClick={() => window.location.assign(signInHref(returnTo))}
-      >
-        Continue with Google
-      </button>
+      <ContinueWithGoogle returnTo={returnTo} />
     </section>
   );
 }
