@@ -32,6 +32,7 @@ import { checkoutRoutes, paymentWebhookRoutes as webhookRoutes } from './modules
 import { analyticsRoutes } from './modules/earnings/index.ts';
 import { mailRoutes } from './modules/mail/index.ts';
 import { catalogueRoutes, printRoutes, productRoutes } from './modules/merch/index.ts';
+import { payoutRoutes } from './modules/payouts/index.ts';
 import { jobsPlugin as jobs, ordersRoutes as fulfilmentWebhookRoutes } from './modules/orders/index.ts';
 import { videoRoutes } from './modules/videos/index.ts';
 
@@ -102,6 +103,7 @@ async function framemerch(fastify: FastifyInstance, ctx: AppPluginOptions) {
   await fastify.register(embeddedPayRoutes);
   await fastify.register(webhookRoutes);
   await fastify.register(analyticsRoutes);
+  await fastify.register(payoutRoutes);
   await fastify.register(fulfilmentWebhookRoutes);
   await fastify.register(web, { dist: ctx.config.webDist });
 }

@@ -1,11 +1,13 @@
 /**
- * Everything that must be in place before the app serves: the database (opened and migrated),
- * object storage, the catalogue loaded into the database, and on an empty database the demo
- * content. Shared by the server, the tests and the benchmarks.
+ * Everything that must be in place before the app serves: the payout keys (the sealed values),
+ * the database (opened and migrated), object storage, the catalogue loaded into the database,
+ * and on an empty database the demo content. Shared by the server, the tests and the benchmarks.
  */
 import path from 'node:path';
 import type { Catalogue } from '../shared/catalogue/parse.ts';
-import type { Config } from './platform/config/config.ts';
+import { ConfigError, type Config } from './platform/config/config.ts';
+import { KeyFileError, openSealedValues } from './platform/crypto/key-file.ts';
+import type { SealedValues } from './platform/crypto/sealed-values.ts';
 import { openDatabase, type Database, type DatabaseTarget } from './platform/db/database.ts';
 import { migrate } from './platform/db/migrate.ts';
 import { readCatalogue, syncCatalogue } from './modules/merch/index.ts';
@@ -18,6 +20,7 @@ export interface Prepared {
   database: Database;
   storage: ObjectStorage;
   catalogue: Catalogue;
+  sealedValues: SealedValues;
   seed: SeedResult;
 }
 
@@ -30,6 +33,13 @@ export async function prepare(
   opts: { target?: DatabaseTarget; log?: (m: string) => void; mediaCache?: string | null } = {},
 ): Promise<Prepared> {
   const log = opts.log ?? (() => {});
+  // The keys first: a key file that cannot be used stops the start before anything is opened.
+  let sealedValues: SealedValues;
+  try {
+    sealedValues = await openSealedValues(config);
+  } catch (err) {
+    throw err instanceof KeyFileError ? new ConfigError([err.message]) : err;
+  }
   const database = await openDatabase(opts.target ?? databaseTarget(config));
   try {
     const applied = await migrate(database.db);
@@ -49,7 +59,7 @@ export async function prepare(
         log,
       });
     }
-    return { database, storage, catalogue, seed };
+    return { database, storage, catalogue, sealedValues, seed };
   } catch (err) {
     await database.close();
     throw err;

@@ -35,7 +35,17 @@ async function main() {
   pauseIdleClockWhileServing(server);
   const fastify = server.withTypeProvider<TypeBoxTypeProvider>();
 
-  const prepared = await prepare(config, { log: (m) => fastify.log.info(m) });
+  let prepared: Awaited<ReturnType<typeof prepare>>;
+  try {
+    prepared = await prepare(config, { log: (m) => fastify.log.info(m) });
+  } catch (err) {
+    // A setting found wrong while preparing (a key file others may read, say) stops the start like one read wrong.
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(2);
+    }
+    throw err;
+  }
   const { seed } = prepared;
   if (seed.admin) {
     const lines = [

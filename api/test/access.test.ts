@@ -98,6 +98,11 @@ const TABLE: Row[] = [
   // An unsigned event reaches the handler and is refused there (400), whoever sends it.
   { method: 'POST', url: '/api/webhooks/stripe', needs: 'public', request: () => ({ method: 'POST', url: '/api/webhooks/stripe', payload: { id: 'evt_x', type: 'x', data: { object: {} } } }) },
   { method: 'GET', url: '/api/studio/analytics', needs: 'creator', request: () => ({ url: '/api/studio/analytics' }) },
+  // Payouts: the methods on offer are public; the setup is the signed-in creator's (a bad email is refused by the handler, 400, so nothing is saved).
+  { method: 'GET', url: '/api/payment-methods', needs: 'public', request: () => ({ url: '/api/payment-methods?country=US' }) },
+  { method: 'GET', url: '/api/payouts/setup', needs: 'creator', request: () => ({ url: '/api/payouts/setup' }) },
+  { method: 'PUT', url: '/api/payouts/method', needs: 'creator', request: () => ({ method: 'PUT', url: '/api/payouts/method', payload: { method: 'paypal', paypal_email: 'bad' } }) },
+  { method: 'PUT', url: '/api/payouts/tax-info', needs: 'creator', request: () => ({ method: 'PUT', url: '/api/payouts/tax-info', payload: { email: 'bad' } }) },
   // Without the webhook token (none is configured here) the handler answers 404, whoever calls.
   { method: 'POST', url: '/api/webhooks/printful', needs: 'public', request: () => ({ method: 'POST', url: '/api/webhooks/printful?token=wrong', payload: { type: 'order_updated', data: {} } }) },
   { method: 'GET', url: '/track/:number', needs: 'public', request: () => ({ url: '/track/FM000000000000' }) },

@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildApp, type AppOptions } from '../app.ts';
 import { loadConfig, type Config } from '../platform/config/config.ts';
+import { openSealedValues } from '../platform/crypto/key-file.ts';
 import { createScratchDatabase, openDatabase, type Database } from '../platform/db/database.ts';
 import { migrate } from '../platform/db/migrate.ts';
 import { readCatalogue, syncCatalogue } from '../modules/merch/index.ts';
@@ -48,6 +49,12 @@ export async function freshDatabase(): Promise<TestDatabase> {
   };
 }
 
+/**
+ * The payout key every test app seals bank details with (a fixed key, so no key file is made);
+ * a test of the key file passes PAYOUT_ENCRYPTION_KEYS: '' to testConfig.
+ */
+export const TEST_PAYOUT_KEYS = 'test:ZnJhbWVtZXJjaC10ZXN0LXBheW91dC1rZXktMzJieXQ=';
+
 export async function testConfig(overrides: Record<string, string> = {}): Promise<Config> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'framemerch-test-'));
   // Reads are not cached unless a test asks for it, so a row a test writes is seen at once.
@@ -60,6 +67,7 @@ export async function testConfig(overrides: Record<string, string> = {}): Promis
     READ_CACHE_MS: '0',
     CHECKOUT_LIMIT_LOOPBACK: 'false',
     AUTH_LIMIT_LOOPBACK: 'false',
+    PAYOUT_ENCRYPTION_KEYS: TEST_PAYOUT_KEYS,
     ...overrides,
   });
 }
@@ -90,7 +98,8 @@ export async function testApp(opts: { config?: Config } = {}) {
   const storage = await openStorage(config);
   const catalogue = await readCatalogue();
   await syncCatalogue(tdb.database.db, catalogue);
-  const app = await buildApp({ config, database: tdb.database, storage, catalogue, ownsDatabase: false }, NO_BACKGROUND);
+  const sealedValues = await openSealedValues(config);
+  const app = await buildApp({ config, database: tdb.database, storage, catalogue, sealedValues, ownsDatabase: false }, NO_BACKGROUND);
   addressPublicHost(app, config.publicUrl);
   return {
     app,
@@ -98,6 +107,7 @@ export async function testApp(opts: { config?: Config } = {}) {
     db: tdb.database.db,
     database: tdb.database,
     storage,
+    sealedValues,
     async close() {
       await app.close();
       await tdb.drop();

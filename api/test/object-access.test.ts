@@ -43,6 +43,7 @@ import type { Access, HttpMethod } from '../../shared/schemas/route.ts';
 import { unitPriceCents } from '../../shared/shop/pricing.ts';
 import { createUser } from '../modules/accounts/index.ts';
 import { lineEarning } from '../modules/earnings/index.ts';
+import { payoutSetupOf } from '../modules/payouts/index.ts';
 import { createSession, SESSION_COOKIE } from '../platform/sessions/sessions.ts';
 import { newKey } from '../platform/storage/object-storage.ts';
 import { ORIGIN } from './browser.ts';
@@ -126,6 +127,9 @@ const OBJECT_ROUTES = new Set([
   'GET /api/studio/analytics',
   'GET /api/dev/mail',
   'GET /api/auth/me',
+  'GET /api/payouts/setup',
+  'PUT /api/payouts/method',
+  'PUT /api/payouts/tax-info',
 ]);
 
 const hex = (n = 6) => randomBytes(n).toString('hex');
@@ -155,6 +159,8 @@ const fx = {
   orders: {} as Record<'c' | 'other', { id: string; sessionId: string; token: string }>,
   mail: {} as Record<'c' | 'other', { id: string; token: string }>,
   tracking: '',
+  /** A's payment setup: PayPal chosen, a bank account saved before it, and a payment email. */
+  payouts: { paypal: '', holder: '', tax: '' },
   png: Buffer.alloc(0),
   pngDataUrl: '',
 };
@@ -843,6 +849,63 @@ const TABLE: Row[] = [
       expect(res.json().analytics.earnings_cents).toBe(earned.reduce((s, e) => s + e.creator_share_cents, 0));
     },
   },
+
+  // Payment setup: the session decides whose it is; A's (emails, holder name, bank digits) reaches nobody else.
+  {
+    kind: 'own',
+    method: 'GET',
+    url: '/api/payouts/setup',
+    object: "A's payment setup",
+    owner: 'A',
+    may: ['A'],
+    request: () => ({ url: '/api/payouts/setup' }),
+    secrets: () => [fx.payouts.paypal, fx.payouts.holder, fx.payouts.tax],
+    allowed: (res) =>
+      expect(res.json().setup).toMatchObject({ preferred_payment_method: 'paypal', paypal_email: fx.payouts.paypal, tax_email: fx.payouts.tax, ach: { holder_name: fx.payouts.holder } }),
+    denied: async (res, as) => expect(res.json().setup).toEqual(await payoutSetupOf(t.db, who(as).id)),
+  },
+  {
+    kind: 'own',
+    method: 'PUT',
+    url: '/api/payouts/method',
+    object: "A's payout method, aimed at with A's id in the body",
+    owner: 'A',
+    may: ['A'],
+    request: (as) => ({ method: 'PUT', url: '/api/payouts/method', payload: { method: 'paypal', paypal_email: `set-by-${as.toLowerCase()}@example.com`, user_id: fx.people.A.id, id: fx.people.A.id } }),
+    secrets: () => [fx.payouts.paypal, fx.payouts.holder, fx.payouts.tax],
+    state: () => userRow(fx.people.A.id),
+    allowed: async (res) => {
+      expect(res.json().setup).toMatchObject({ paypal_email: 'set-by-a@example.com', tax_email: fx.payouts.tax });
+      expect((await userRow(fx.people.A.id))?.paypal_email).toBe('set-by-a@example.com');
+    },
+    denied: async (res, as) => {
+      expect(res.json().setup.paypal_email).toBe(`set-by-${as.toLowerCase()}@example.com`);
+      expect((await userRow(who(as).id))?.paypal_email).toBe(`set-by-${as.toLowerCase()}@example.com`);
+    },
+    // A's address goes back, so the rows after this one see the fixture's.
+    after: async (as) => {
+      if (as === 'A') await t.db.updateTable('users').set({ paypal_email: fx.payouts.paypal }).where('id', '=', fx.people.A.id).execute();
+    },
+  },
+  {
+    kind: 'own',
+    method: 'PUT',
+    url: '/api/payouts/tax-info',
+    object: "A's payment email, aimed at with A's id in the body",
+    owner: 'A',
+    may: ['A'],
+    request: (as) => ({ method: 'PUT', url: '/api/payouts/tax-info', payload: { email: `tax-by-${as.toLowerCase()}@example.com`, user_id: fx.people.A.id, id: fx.people.A.id } }),
+    secrets: () => [fx.payouts.paypal, fx.payouts.holder, fx.payouts.tax],
+    state: () => userRow(fx.people.A.id),
+    allowed: async (res) => {
+      expect(res.json().setup).toMatchObject({ tax_email: 'tax-by-a@example.com', paypal_email: fx.payouts.paypal });
+      expect((await userRow(fx.people.A.id))?.tax_id).toBe('tax-by-a@example.com');
+    },
+    denied: async (res, as) => expect((await userRow(who(as).id))?.tax_id).toBe(res.json().setup.tax_email),
+    after: async (as) => {
+      if (as === 'A') await t.db.updateTable('users').set({ tax_id: fx.payouts.tax }).where('id', '=', fx.people.A.id).execute();
+    },
+  },
 ];
 
 function routeOf(row: Pick<Row, 'method' | 'url'>) {
@@ -983,6 +1046,17 @@ beforeAll(async () => {
     .values({ id: `pod_${hex(8)}`, external_id: fx.orders.c.id, status: 'fulfilled', recipient: '{}', items: '[]', tracking_number: fx.tracking, tracking_url: `${ORIGIN}/track/${fx.tracking}`, next_step_at: new Date(Date.now() + 3600_000) })
     .execute();
 
+  // A's payment setup, saved through the routes: a bank account, then PayPal chosen, and a payment email.
+  fx.payouts = { paypal: `payee-a-${hex()}@example.com`, holder: `Holder A ${hex()}`, tax: `tax-a-${hex()}@example.com` };
+  for (const [url, payload] of [
+    ['/api/payouts/method', { method: 'ach', routing_number: '021000021', account_number: '000123456789', holder_name: fx.payouts.holder, account_type: 'checking' }],
+    ['/api/payouts/method', { method: 'paypal', paypal_email: fx.payouts.paypal }],
+    ['/api/payouts/tax-info', { email: fx.payouts.tax }],
+  ] as const) {
+    const res = await send('A', { method: 'PUT', url, payload });
+    expect(res.statusCode, res.body).toBe(200);
+  }
+
   // Two messages in the development mailbox, each with its own link.
   const mail = async (as: 'C' | 'anonymous', email: string, ip: string) => {
     const res = await send(as, { method: 'POST', url: '/api/send-welcome-email', payload: { email }, remoteAddress: ip });
@@ -1030,6 +1104,31 @@ function EXTRA(): Record<string, unknown> {
   };
 }
 
+/** A user's payout details, as a forged body would set them: no route but the payment setup may, and it only as it decides. */
+function PAYOUT_EXTRA(): Record<string, unknown> {
+  return {
+    payout_enabled: true,
+    paypal_email: 'forged@example.com',
+    preferred_payment_method: 'paypal',
+    tax_id: 'forged-tax@example.com',
+    tax_info_verified: true,
+    bank_account_verified: true,
+    ach_routing_number: '021000021',
+    ach_routing_number_encrypted: 'v1.forged.AAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAA',
+    ach_routing_last4: '9999',
+    ach_account_number_encrypted: 'v1.forged.AAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAA',
+    ach_account_last4: '9999',
+    ach_account_holder_name: 'Forged Name',
+    ach_account_type: 'savings',
+    stripe_connect_account_id: 'acct_forged',
+    stripe_connect_status: 'active',
+    stripe_connect_email: 'forged-connect@example.com',
+    payout_threshold_cents: 1,
+    pending_payout_cents: 999_999,
+    total_earnings_cents: 999_999,
+  };
+}
+
 /** The columns whose values differ between two versions of a row. */
 function changed(before: Record<string, unknown> | undefined, after: Record<string, unknown> | undefined): string[] {
   const keys = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})]);
@@ -1050,7 +1149,7 @@ describe('mass-assigned fields take no effect', () => {
 
   // Each body also names A (user_id, id), to aim the change at A's row.
   it.each([
-    { name: 'PATCH /api/studio/profile', method: 'PATCH', url: '/api/studio/profile', body: { bio: 'Only the bio changes.' }, fields: ['bio', 'updated_at'] },
+    { name: 'PATCH /api/studio/profile', method: 'PATCH', url: '/api/studio/profile', body: { bio: 'Only the bio changes.', ...PAYOUT_EXTRA() }, fields: ['bio', 'updated_at'] },
     { name: 'POST /api/users/update-channel', method: 'POST', url: '/api/users/update-channel', body: { channel_slug: 'bsnewslug' }, fields: ['updated_at', 'username'] },
     { name: 'POST /api/users/ensure-exists', method: 'POST', url: '/api/users/ensure-exists', body: { email: 'other@example.com', display_name: 'Other' }, fields: [] },
   ] as const)('$name as creator B changes only $fields of B, and nothing of A', async ({ method, url, body, fields }) => {
@@ -1062,6 +1161,48 @@ describe('mass-assigned fields take no effect', () => {
       expect(await userRow(fx.people.A.id)).toEqual(a);
     } finally {
       await t.db.updateTable('users').set({ username: b!.username, bio: b!.bio }).where('id', '=', fx.people.B.id).execute();
+    }
+  });
+
+  it("payment setup as creator B: the route decides every payout column it writes, and nothing of A's changes", async () => {
+    const [a, b] = [await userRow(fx.people.A.id), await userRow(fx.people.B.id)];
+    const forged = { ...EXTRA(), ...PAYOUT_EXTRA(), user_id: fx.people.A.id, id: fx.people.A.id };
+    const put = (url: string, payload: Record<string, unknown>) => send('B', { method: 'PUT', url, payload: { ...forged, ...payload } });
+    try {
+      let res = await put('/api/payouts/method', { method: 'ach', routing_number: '011000015', account_number: '24681357', holder_name: 'Maker B', account_type: 'checking' });
+      expect(res.statusCode, res.body).toBe(200);
+      let row = await userRow(fx.people.B.id);
+      expect(row).toMatchObject({
+        preferred_payment_method: 'ach', payout_enabled: true, bank_account_verified: false, ach_routing_last4: '0015', ach_account_last4: '1357',
+        ach_account_holder_name: 'Maker B', ach_account_type: 'checking', paypal_email: b!.paypal_email, tax_id: b!.tax_id, tax_info_verified: b!.tax_info_verified,
+        stripe_connect_account_id: null, stripe_connect_status: b!.stripe_connect_status, payout_threshold_cents: b!.payout_threshold_cents,
+        pending_payout_cents: b!.pending_payout_cents, total_earnings_cents: b!.total_earnings_cents, role: 'creator', is_admin: false,
+      });
+      expect(t.app.sealedValues.open(row!.ach_routing_number_encrypted!, fx.people.B.id)).toBe('011000015');
+      expect(t.app.sealedValues.open(row!.ach_account_number_encrypted!, fx.people.B.id)).toBe('24681357');
+
+      res = await put('/api/payouts/method', { method: 'stripe_connect', email: 'b-connect@example.com' });
+      expect(res.statusCode, res.body).toBe(200);
+      row = await userRow(fx.people.B.id);
+      expect(row).toMatchObject({ preferred_payment_method: 'stripe_connect', stripe_connect_email: 'b-connect@example.com', stripe_connect_status: 'pending', stripe_connect_account_id: null });
+
+      res = await put('/api/payouts/tax-info', { email: 'b-tax@example.com' });
+      expect(res.statusCode, res.body).toBe(200);
+      row = await userRow(fx.people.B.id);
+      expect(row).toMatchObject({ tax_id: 'b-tax@example.com', tax_info_verified: false, pending_payout_cents: b!.pending_payout_cents, payout_threshold_cents: b!.payout_threshold_cents });
+      expect(await userRow(fx.people.A.id)).toEqual(a);
+    } finally {
+      const { paypal_email, tax_id, tax_info_verified, preferred_payment_method, payout_enabled, bank_account_verified, stripe_connect_email, stripe_connect_status } = b!;
+      await t.db
+        .updateTable('users')
+        .set({
+          paypal_email, tax_id, tax_info_verified, preferred_payment_method, payout_enabled, bank_account_verified, stripe_connect_email, stripe_connect_status,
+          ach_routing_number_encrypted: b!.ach_routing_number_encrypted, ach_routing_last4: b!.ach_routing_last4,
+          ach_account_number_encrypted: b!.ach_account_number_encrypted, ach_account_last4: b!.ach_account_last4,
+          ach_account_holder_name: b!.ach_account_holder_name, ach_account_type: b!.ach_account_type,
+        })
+        .where('id', '=', fx.people.B.id)
+        .execute();
     }
   });
 

@@ -42,6 +42,7 @@ import {
 import { newestCreatorsRoute } from './creators.ts';
 import { healthRoute } from './health.ts';
 import { mediaRoute } from './media.ts';
+import { paymentMethodsRoute, payoutSetupRoute, savePayoutMethodRoute, saveTaxInfoRoute } from './payouts.ts';
 import { feedRoute, videoRoute } from './videos.ts';
 
 export const API_ROUTES = [
@@ -90,6 +91,10 @@ export const API_ROUTES = [
   embeddedPaymentPageRoute,
   embeddedPaymentSubmitRoute,
   salesAnalyticsRoute,
+  paymentMethodsRoute,
+  payoutSetupRoute,
+  savePayoutMethodRoute,
+  saveTaxInfoRoute,
   printfulWebhookRoute,
   trackingPageRoute,
 ] as const;

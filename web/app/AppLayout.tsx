@@ -5,10 +5,13 @@ import { Footer } from '../features/layout/Footer.tsx';
 import { CartButton } from '../features/cart/CartButton.tsx';
 import { Navbar } from '../features/layout/Navbar.tsx';
 import { Sidebar } from '../features/layout/Sidebar.tsx';
+import { usePendingPayoutSetup } from '../features/payouts/usePendingPayoutSetup.ts';
 import './AppLayout.css';
 
 /** The shell every page shares; pages load lazily into <main> while the shell stays. */
 export function AppLayout() {
+  // Payout details entered before signing up (payment setup's new_user flow) are saved once a creator signs in.
+  usePendingPayoutSetup();
   return (
     <div className="app">
       <a className="skip-link" href="#main">

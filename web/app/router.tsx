@@ -22,6 +22,7 @@ const ProductRoute = lazyPage(() => import('./routes/ProductRoute.tsx'), 'Produc
 const CheckoutPage = lazyPage(() => import('../features/checkout/CheckoutPage.tsx'), 'CheckoutPage');
 const SuccessPage = lazyPage(() => import('../features/checkout/SuccessPage.tsx'), 'SuccessPage');
 const OrderPage = lazyPage(() => import('../features/checkout/OrderPage.tsx'), 'OrderPage');
+const PaymentSetupPage = lazyPage(() => import('../features/payouts/PaymentSetupPage.tsx'), 'PaymentSetupPage');
 const NotFoundPage = lazyPage(() => import('../features/not-found/NotFoundPage.tsx'), 'NotFoundPage');
 
 export const routes: RouteObject[] = [
@@ -57,6 +58,7 @@ export const routes: RouteObject[] = [
           { path: 'success', Component: SuccessPage },
           // The buyer's order, from the secret link (?token=) in the confirmation email.
           { path: 'orders/:id', Component: OrderPage },
+          { path: 'payment-setup', Component: PaymentSetupPage },
           { path: '*', Component: NotFoundPage },
         ],
       },

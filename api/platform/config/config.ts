@@ -3,6 +3,7 @@
  * reported together, so a misconfigured start says everything that is wrong at once.
  */
 import path from 'node:path';
+import { parseKeyList, type KeyRing } from '../crypto/sealed-values.ts';
 
 export interface Config {
   host: string;
@@ -48,6 +49,11 @@ export interface Config {
    * every account from this machine.
    */
   authLimitLoopback: boolean;
+  /**
+   * The keys bank details are sealed with (PAYOUT_ENCRYPTION_KEYS, the current key first); null
+   * uses the key file `dataDir/keys/payout-keys.json`, made on the first start.
+   */
+  payoutKeys: KeyRing | null;
 }
 
 export class ConfigError extends Error {
@@ -201,6 +207,16 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   const podStepMs = wholeMs('POD_STEP_MS', 60_000, 10, 86_400_000);
   const jobPollMs = wholeMs('JOB_POLL_MS', 1000, 10, 600_000);
 
+  let payoutKeys: KeyRing | null = null;
+  if (env.PAYOUT_ENCRYPTION_KEYS !== undefined && env.PAYOUT_ENCRYPTION_KEYS.trim() !== '') {
+    const parsed = parseKeyList(env.PAYOUT_ENCRYPTION_KEYS);
+    if (parsed.ring) payoutKeys = parsed.ring;
+    else {
+      const example = 'k2:<base64 key>,k1:<base64 key>, the current key first; make a key with `openssl rand -base64 32`';
+      problems.push(`PAYOUT_ENCRYPTION_KEYS must be id:key pairs of 32-byte keys (${example}): ${parsed.problems.join('; ')}`);
+    }
+  }
+
   const webDistRaw = env.WEB_DIST ?? 'dist/web';
   const config: Config = {
     host,
@@ -226,6 +242,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     jobPollMs,
     checkoutLimitLoopback: bool(env, 'CHECKOUT_LIMIT_LOOPBACK', true, problems),
     authLimitLoopback: bool(env, 'AUTH_LIMIT_LOOPBACK', true, problems),
+    payoutKeys,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -1,11 +1,12 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { sql } from 'kysely';
+import { sql, type Updateable } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCatalogue, syncCatalogue } from '../../modules/merch/index.ts';
 import { freshDatabase, type TestDatabase } from '../../test/harness.ts';
 import { loadMigrations, migrate, MigrationError } from './migrate.ts';
+import type { UsersTable } from './schema.ts';
 
 let t: TestDatabase;
 beforeAll(async () => {
@@ -72,11 +73,35 @@ describe('constraints live in the database', () => {
 
   it('refuses negative money and prices below cost', async () => {
     const u = await newUser('money@example.com', 'money');
-    await refused(() => db().updateTable('users').set({ pending_payout_cents: -1 }).where('id', '=', u.id).execute(), /check/);
+    await refused(() => db().updateTable('users').set({ total_earnings_cents: -1 }).where('id', '=', u.id).execute(), /check/);
+    await refused(() => db().updateTable('users').set({ payout_threshold_cents: -1 }).where('id', '=', u.id).execute(), /check/);
     await refused(
       () => db().updateTable('catalogue_products').set({ base_cost_cents: 999_999 }).where('sku', '=', 'unisex-tshirt').execute(),
       /check/,
     );
+  });
+
+  it('lets the pending payout go below zero (a refund after a payout)', async () => {
+    const u = await newUser('refunded@example.com', 'refunded');
+    await db().updateTable('users').set({ pending_payout_cents: -1250 }).where('id', '=', u.id).execute();
+    const row = await db().selectFrom('users').select('pending_payout_cents').where('id', '=', u.id).executeTakeFirstOrThrow();
+    expect(Number(row.pending_payout_cents)).toBe(-1250);
+  });
+
+  it('keeps no plaintext routing number, and no bank number without its last 4 digits (or the reverse)', async () => {
+    const columns = await sql<{ name: string }>`select column_name as name from information_schema.columns where table_name = 'users'`.execute(db());
+    const names = columns.rows.map((c) => c.name);
+    expect(names).not.toContain('ach_routing_number');
+    expect(names).toEqual(
+      expect.arrayContaining(['ach_routing_number_encrypted', 'ach_routing_last4', 'ach_account_last4', 'ach_account_holder_name', 'stripe_connect_email']),
+    );
+    const u = await newUser('bank@example.com', 'bank');
+    const set = (values: Updateable<UsersTable>) => db().updateTable('users').set(values).where('id', '=', u.id).execute();
+    await refused(() => set({ ach_routing_number_encrypted: 'sealed' }), /check/);
+    await refused(() => set({ ach_account_last4: '1234' }), /check/);
+    await refused(() => set({ ach_routing_number_encrypted: 'sealed', ach_routing_last4: '12a4' }), /check/);
+    await refused(() => set({ ach_account_number_encrypted: 'sealed', ach_account_last4: '12345' }), /check/);
+    await set({ ach_routing_number_encrypted: 'sealed', ach_routing_last4: '0021', ach_account_number_encrypted: 'sealed', ach_account_last4: '6789' });
   });
 
   it('refuses a video for a user that does not exist, and one with a bad status', async () => {

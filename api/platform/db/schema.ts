@@ -24,6 +24,7 @@ export interface UsersTable {
   oidc_issuer: string | null;
   oidc_subject: string | null;
   total_earnings_cents: Generated<number>;
+  /** May go below zero: a refund after a payout takes back what was already paid. */
   pending_payout_cents: Generated<number>;
   payout_enabled: Generated<boolean>;
   paypal_email: string | null;
@@ -32,11 +33,17 @@ export interface UsersTable {
   tax_id: string | null;
   tax_info_verified: Generated<boolean>;
   preferred_payment_method: 'paypal' | 'ach' | 'stripe_connect' | null;
-  ach_routing_number: string | null;
+  /** Sealed (platform/crypto/sealed-values.ts, the user id as associated data); never the plain number. */
+  ach_routing_number_encrypted: string | null;
+  ach_routing_last4: string | null;
   ach_account_type: 'checking' | 'savings' | null;
+  /** Sealed like the routing number. */
   ach_account_number_encrypted: string | null;
+  ach_account_last4: string | null;
+  ach_account_holder_name: string | null;
   bank_account_verified: Generated<boolean>;
   stripe_connect_account_id: string | null;
+  stripe_connect_email: string | null;
   stripe_connect_status: 'pending' | 'active' | 'restricted' | 'disabled' | null;
   seed_key: string | null;
   auth_picture_url: string | null;

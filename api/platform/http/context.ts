@@ -1,7 +1,7 @@
 /**
- * Decorates the app with its technology parts (database, storage, catalogue), created
- * outside so the server and the tests choose them, and with which background loops run; the
- * app closes the database with itself.
+ * Decorates the app with its technology parts (database, storage, catalogue, sealed values),
+ * created outside so the server and the tests choose them, and with which background loops run;
+ * the app closes the database with itself.
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -11,6 +11,8 @@ import type { Config } from '../config/config.ts';
 import type { Database } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
 import { ReadCache } from '../cache/read-cache.ts';
+import { openSealedValues } from '../crypto/key-file.ts';
+import type { SealedValues } from '../crypto/sealed-values.ts';
 import type { ObjectStorage } from '../storage/object-storage.ts';
 
 export interface AppContext {
@@ -18,6 +20,11 @@ export interface AppContext {
   database: Database;
   storage: ObjectStorage;
   catalogue: Catalogue;
+  /**
+   * Seals and opens bank details (bootstrap's prepare() and the test harness make it); when
+   * absent it is opened from the configured keys as the app starts.
+   */
+  sealedValues?: SealedValues;
   /** Close the database when the app closes (the server does; tests that share one don't). */
   ownsDatabase: boolean;
 }
@@ -43,10 +50,12 @@ declare module 'fastify' {
     storage: ObjectStorage;
     catalogue: Catalogue;
     readCache: ReadCache;
+    sealedValues: SealedValues;
   }
 }
 
 async function context(app: FastifyInstance, ctx: AppContext & { background: BackgroundLoops }) {
+  const sealedValues = ctx.sealedValues ?? (await openSealedValues(ctx.config));
   app.decorate('config', ctx.config);
   app.decorate('background', ctx.background);
   app.decorate('database', ctx.database);
@@ -54,6 +63,7 @@ async function context(app: FastifyInstance, ctx: AppContext & { background: Bac
   app.decorate('storage', ctx.storage);
   app.decorate('catalogue', ctx.catalogue);
   app.decorate('readCache', new ReadCache(ctx.config.readCacheMs));
+  app.decorate('sealedValues', sealedValues);
   if (ctx.ownsDatabase) app.addHook('onClose', async () => ctx.database.close());
 }
 

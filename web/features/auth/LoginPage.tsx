@@ -5,6 +5,7 @@ import { AuthForm } from './AuthForm.tsx';
 import { ContinueWithGoogle } from './ContinueWithGoogle.tsx';
 import { authPagePath } from '../../lib/paths.ts';
 import { useAuth } from '../../stores/useAuth.ts';
+import { usePassedMessage } from '../../lib/passedMessage.ts';
 import { useDocumentTitle } from '../../lib/useDocumentTitle.ts';
 import './LoginPage.css';
 
@@ -18,6 +19,7 @@ export function LoginPage() {
   const returnTo = safeReturnPath(params.get('returnTo'));
   const expired = params.get('status') === 'session_expired';
   const login = mode === 'login';
+  const passed = usePassedMessage();
   useDocumentTitle(login ? 'Sign in' : 'Sign up');
 
   // Already signed in (e.g. back from the identity provider to this page): nothing to do here.
@@ -28,6 +30,11 @@ export function LoginPage() {
       <h1 id="auth-page-title" className="auth-page__title">
         {login ? 'Sign in to FrameMerch' : 'Create your account'}
       </h1>
+      {passed && (
+        <p className="auth-page__notice" role="status">
+          {passed}
+        </p>
+      )}
       {expired && (
         <p className="auth-page__notice" role="status">
           {AUTH_MESSAGES.sessionExpired}

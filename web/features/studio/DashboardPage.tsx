@@ -5,6 +5,7 @@ import { SignInButton } from '../../components/SignInButton.tsx';
 import { StatusMessage } from '../../components/StatusMessage.tsx';
 import { isCreator } from '../../stores/roles.ts';
 import { useAuth } from '../../stores/useAuth.ts';
+import { usePassedMessage } from '../../lib/passedMessage.ts';
 import { useDocumentTitle } from '../../lib/useDocumentTitle.ts';
 import { AnalyticsTab } from './AnalyticsTab.tsx';
 import { ProfileTab } from './ProfileTab.tsx';
@@ -49,6 +50,7 @@ function Studio() {
   const current: TabId = TABS.find((t) => t.id === params.get('tab'))?.id ?? 'videos';
   const ids = useId();
   const tabs = useRef<Partial<Record<TabId, HTMLButtonElement | null>>>({});
+  const passed = usePassedMessage();
 
   const select = (tab: TabId, focus = false) => {
     setParams(tab === 'videos' ? {} : { tab }, { replace: true });
@@ -81,6 +83,7 @@ function Studio() {
           Upload video
         </Link>
       </div>
+      {passed && <StatusMessage kind="info" title={passed} />}
       <div className="studio__tabs" role="tablist" aria-label="Dashboard sections" onKeyDown={onKeyDown}>
         {TABS.map((tab) => (
           <button
