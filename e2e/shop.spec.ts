@@ -84,8 +84,8 @@ const qualityText = (dpi: number) =>
 
 test('the product page: screenshots, live mockups, prices by size, print quality, and a cart that survives a reload', async ({ page }) => {
   test.setTimeout(90_000);
-  // 3450 px across 11.5 in is 300 DPI on the base print area.
-  const data = await makeProduct(page, { width: 320, height: 180 }, { width: 3450, height: 3450 });
+  // A 4K frame, the largest a video has: 3840 px across 11.5 in is over 300 DPI on the base print area.
+  const data = await makeProduct(page, { width: 320, height: 180 }, { width: 3840, height: 2160 });
   const { product, products } = data;
   expect(product.thumbnail_url, 'the seeded video has a thumbnail').not.toBeNull();
   expect(product.screenshots).toHaveLength(2);
