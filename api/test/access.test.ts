@@ -103,6 +103,11 @@ const TABLE: Row[] = [
   { method: 'GET', url: '/api/payouts/setup', needs: 'creator', request: () => ({ url: '/api/payouts/setup' }) },
   { method: 'PUT', url: '/api/payouts/method', needs: 'creator', request: () => ({ method: 'PUT', url: '/api/payouts/method', payload: { method: 'paypal', paypal_email: 'bad' } }) },
   { method: 'PUT', url: '/api/payouts/tax-info', needs: 'creator', request: () => ({ method: 'PUT', url: '/api/payouts/tax-info', payload: { email: 'bad' } }) },
+  // The payout run of a month whose 1st has not come is refused by the handler (400), so nothing runs.
+  { method: 'POST', url: '/api/admin/payouts/run', needs: 'admin', request: () => ({ method: 'POST', url: '/api/admin/payouts/run', payload: { period: '2999-12' } }) },
+  // The payment portal and a month's statement (CSV) are the signed-in creator's own.
+  { method: 'GET', url: '/api/payouts/portal', needs: 'creator', request: () => ({ url: '/api/payouts/portal' }) },
+  { method: 'GET', url: '/api/payouts/statement', needs: 'creator', request: () => ({ url: '/api/payouts/statement?month=2025-01' }) },
   // Without the webhook token (none is configured here) the handler answers 404, whoever calls.
   { method: 'POST', url: '/api/webhooks/printful', needs: 'public', request: () => ({ method: 'POST', url: '/api/webhooks/printful?token=wrong', payload: { type: 'order_updated', data: {} } }) },
   { method: 'GET', url: '/track/:number', needs: 'public', request: () => ({ url: '/track/FM000000000000' }) },
@@ -119,6 +124,17 @@ const TABLE: Row[] = [
   { method: 'GET', url: '/api/orders/:id', needs: 'public', request: () => ({ url: `/api/orders/${NO_USER}?token=notthetoken0` }) },
   { method: 'GET', url: '/pay/:sessionId', needs: 'public', request: () => ({ url: '/pay/cs_test_nothinghere' }) },
   { method: 'POST', url: '/pay/:sessionId', needs: 'public', request: () => ({ method: 'POST', url: '/pay/cs_test_nothinghere', payload: 'card_number=4242424242424242' }) },
+  // Payout webhooks: an unsigned event reaches the handler and is refused there (400), whoever sends it.
+  {
+    method: 'POST',
+    url: '/api/webhooks/paypal-payouts',
+    needs: 'public',
+    request: () => ({ method: 'POST', url: '/api/webhooks/paypal-payouts', payload: { id: 'WH-x', event_type: 'PAYMENT.PAYOUTS-ITEM.SUCCEEDED', resource: {} } }),
+  },
+  { method: 'POST', url: '/api/webhooks/stripe-connect', needs: 'public', request: () => ({ method: 'POST', url: '/api/webhooks/stripe-connect', payload: { id: 'evt_x', type: 'x', data: { object: {} } } }) },
+  // The embedded Stripe Connect onboarding page: an unknown link finds nothing (404), whoever asks.
+  { method: 'GET', url: '/pay/connect/:token', needs: 'public', request: () => ({ url: '/pay/connect/nothinghere_nothinghere' }) },
+  { method: 'POST', url: '/pay/connect/:token', needs: 'public', request: () => ({ method: 'POST', url: '/pay/connect/nothinghere_nothinghere', payload: 'decision=complete' }) },
 ];
 
 let t: TestApp;

@@ -36,6 +36,7 @@
  */
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { sql } from 'kysely';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_ROUTES } from '../../shared/schemas/index.ts';
@@ -130,6 +131,8 @@ const OBJECT_ROUTES = new Set([
   'GET /api/payouts/setup',
   'PUT /api/payouts/method',
   'PUT /api/payouts/tax-info',
+  'GET /api/payouts/portal',
+  'GET /api/payouts/statement',
 ]);
 
 const hex = (n = 6) => randomBytes(n).toString('hex');
@@ -161,6 +164,10 @@ const fx = {
   tracking: '',
   /** A's payment setup: PayPal chosen, a bank account saved before it, and a payment email. */
   payouts: { paypal: '', holder: '', tax: '' },
+  /** A's payout this month (amount in cents, distinctive), for the portal and the statement. */
+  payout: { amount: 0, month: '' },
+  /** A creator's Stripe Connect onboarding at the embedded provider: its link token (the capability) and account. */
+  connect: { token: '', accountId: '', userId: '' },
   png: Buffer.alloc(0),
   pngDataUrl: '',
 };
@@ -227,6 +234,14 @@ const neighbourId = (id: string, step: number) => {
   const last = alphabet.indexOf(id.slice(-1));
   return `${id.slice(0, -1)}${alphabet[(last + step + alphabet.length) % alphabet.length]}`;
 };
+/** A well-formed onboarding link token that names nothing. */
+const connectToken = () => randomBytes(24).toString('base64url');
+/** The onboarding's account, its account.updated events, and its creator's connect columns. */
+const connectState = async () => ({
+  account: await t.db.selectFrom('embedded_connect_accounts').selectAll().where('id', '=', fx.connect.accountId).executeTakeFirst(),
+  events: (await t.db.selectFrom('embedded_payout_events').select('id').where('type', '=', 'account.updated').where(sql<boolean>`payload->>'account' = ${fx.connect.accountId}`).execute()).length,
+  user: await t.db.selectFrom('users').select(['stripe_connect_account_id', 'stripe_connect_status']).where('id', '=', fx.connect.userId).executeTakeFirst(),
+});
 const trackingNeighbour = (n: string, step: number) => `FM${String(Number(n.slice(2)) + step).padStart(12, '0')}`;
 
 const newSlugFor = (as: Actor) => `renamed${as.toLowerCase()}${hex(2)}`;
@@ -610,6 +625,29 @@ const TABLE: Row[] = [
       absent: () => `FM${randomInt(1e11, 1e12)}`,
       build: (n) => ({ url: `/track/${n}` }),
     },
+    {
+      kind: 'object',
+      method: 'GET',
+      url: '/pay/connect/:token',
+      object: `the neighbour (${step > 0 ? '+1' : '-1'}) of a creator's Stripe Connect onboarding link`,
+      owner: null,
+      may: NOBODY,
+      ref: () => neighbourId(fx.connect.token, step),
+      absent: connectToken,
+      build: (token) => ({ url: `/pay/connect/${token}` }),
+    },
+    {
+      kind: 'object',
+      method: 'POST',
+      url: '/pay/connect/:token',
+      object: `completing the neighbour (${step > 0 ? '+1' : '-1'}) of a creator's Stripe Connect onboarding`,
+      owner: null,
+      may: NOBODY,
+      ref: () => neighbourId(fx.connect.token, step),
+      absent: connectToken,
+      build: (token) => connectRequest(token),
+      state: connectState,
+    },
   ]),
   {
     kind: 'object',
@@ -639,6 +677,39 @@ const TABLE: Row[] = [
       expect(res.statusCode).toBe(303);
       expect((await orderRow(fx.orders.c.id))?.status).toBe('paid');
       expect(await t.db.selectFrom('embedded_payment_events').select('id').where('type', '=', 'checkout.session.completed').execute()).toHaveLength(2);
+    },
+  },
+  {
+    // The link is the capability (Stripe's onboarding links are too): whoever holds it sees the page.
+    kind: 'object',
+    method: 'GET',
+    url: '/pay/connect/:token',
+    object: "a creator's Stripe Connect onboarding page",
+    owner: null,
+    may: EVERYONE,
+    ref: () => fx.connect.token,
+    absent: connectToken,
+    build: (token) => ({ url: `/pay/connect/${token}` }),
+    allowed: (res) => expect(res.body).toContain(fx.connect.accountId),
+  },
+  {
+    // Completing it is allowed to whoever holds the link; again, it changes nothing and announces nothing more.
+    kind: 'object',
+    method: 'POST',
+    url: '/pay/connect/:token',
+    object: "completing a creator's Stripe Connect onboarding",
+    owner: null,
+    may: EVERYONE,
+    ref: () => fx.connect.token,
+    absent: connectToken,
+    build: (token) => connectRequest(token),
+    state: connectState,
+    allowed: async (res) => {
+      expect(res.statusCode).toBe(303);
+      const state = await connectState();
+      expect(state.account?.status).toBe('active');
+      expect(state.events).toBe(1);
+      expect(state.user).toMatchObject({ stripe_connect_account_id: fx.connect.accountId, stripe_connect_status: 'active' });
     },
   },
   {
@@ -906,6 +977,51 @@ const TABLE: Row[] = [
       if (as === 'A') await t.db.updateTable('users').set({ tax_id: fx.payouts.tax }).where('id', '=', fx.people.A.id).execute();
     },
   },
+
+  // The payment portal and the month's statement: the session decides whose; A's payout, earnings and setup reach nobody else.
+  {
+    kind: 'own',
+    method: 'GET',
+    url: '/api/payouts/portal',
+    object: "A's payment portal",
+    owner: 'A',
+    may: ['A'],
+    request: () => ({ url: '/api/payouts/portal' }),
+    secrets: () => [fx.payouts.paypal, fx.payouts.holder, fx.titles[fx.videos.A.public]!, String(fx.payout.amount)],
+    allowed: async (res) => {
+      const body = res.json();
+      const earned = await t.db.selectFrom('earnings').select('creator_share_cents').where('user_id', '=', fx.people.A.id).execute();
+      expect(body).toMatchObject({ setup: { paypal_email: fx.payouts.paypal }, total_earnings_cents: earned.reduce((s, e) => s + e.creator_share_cents, 0) });
+      expect(body.recent_payouts[0]).toMatchObject({ amount_cents: fx.payout.amount, status: 'paid', method: 'paypal' });
+      expect(body.recent_earnings[0]).toMatchObject({ kind: 'sale', video_title: fx.titles[fx.videos.A.public] });
+    },
+    denied: async (res, as) => {
+      const body = res.json();
+      expect(body.setup).toEqual(await payoutSetupOf(t.db, who(as).id));
+      const earned = await t.db.selectFrom('earnings').select('creator_share_cents').where('user_id', '=', who(as).id).execute();
+      expect(body.total_earnings_cents).toBe(earned.reduce((s, e) => s + e.creator_share_cents, 0));
+      expect(body.recent_payouts).toEqual([]);
+    },
+  },
+  {
+    kind: 'own',
+    method: 'GET',
+    url: '/api/payouts/statement',
+    object: "A's statement for this month",
+    owner: 'A',
+    may: ['A'],
+    request: () => ({ url: `/api/payouts/statement?month=${fx.payout.month}` }),
+    secrets: () => [fx.titles[fx.videos.A.public]!, `${Math.floor(fx.payout.amount / 100)}.${String(fx.payout.amount % 100).padStart(2, '0')}`],
+    allowed: (res) => {
+      expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+      expect(res.body).toContain(fx.titles[fx.videos.A.public]);
+      expect(res.body).toMatch(/\r\n[0-9-]+,payout,Earnings up to [0-9-]+,PayPal,paid,/);
+    },
+    denied: (res) => {
+      expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+      expect(res.body).not.toContain(',payout,');
+    },
+  },
 ];
 
 function routeOf(row: Pick<Row, 'method' | 'url'>) {
@@ -926,6 +1042,11 @@ function roleRefusal(access: Access, as: Actor): { status: number; code: string 
 
 /** What makes two answers the same to a caller: status, content type and body. */
 const answer = (res: LightMyRequestResponse) => ({ status: res.statusCode, type: res.headers['content-type'], body: res.body });
+
+/** The embedded Stripe Connect onboarding page's form, completing it. */
+function connectRequest(token: string): Req {
+  return { method: 'POST', url: `/pay/connect/${token}`, payload: 'decision=complete', headers: { 'content-type': 'application/x-www-form-urlencoded' } };
+}
 
 function payRequest(sessionId: string): Req {
   return {
@@ -1057,6 +1178,21 @@ beforeAll(async () => {
     expect(res.statusCode, res.body).toBe(200);
   }
 
+  // A creator of their own (not A or B, whose rows other tests read) who chose Stripe Connect: the onboarding link.
+  const connecting = await throwawayCreator();
+  const connectSaved = await send('A', { method: 'PUT', url: '/api/payouts/method', payload: { method: 'stripe_connect', email: `connect-${hex()}@example.com` }, cookies: connecting.cookies });
+  expect(connectSaved.statusCode, connectSaved.body).toBe(200);
+  fx.connect = { token: new URL(connectSaved.json().onboarding_url as string).pathname.split('/').pop()!, accountId: '', userId: connecting.id };
+  fx.connect.accountId = (await userRow(connecting.id))!.stripe_connect_account_id!;
+
+  // A paid payout for A this month, with an amount no one else's figures hold.
+  const today = new Date().toISOString().slice(0, 10);
+  fx.payout = { amount: 765_400 + randomInt(10, 99), month: today.slice(0, 7) };
+  await t.db
+    .insertInto('payouts')
+    .values({ user_id: fx.people.A.id, amount_cents: fx.payout.amount, fee_cents: 30, method: 'paypal', period: `${fx.payout.month}-01`, payout_date: today, status: 'paid' })
+    .execute();
+
   // Two messages in the development mailbox, each with its own link.
   const mail = async (as: 'C' | 'anonymous', email: string, ip: string) => {
     const res = await send(as, { method: 'POST', url: '/api/send-welcome-email', payload: { email }, remoteAddress: ip });
@@ -1184,7 +1320,8 @@ describe('mass-assigned fields take no effect', () => {
       res = await put('/api/payouts/method', { method: 'stripe_connect', email: 'b-connect@example.com' });
       expect(res.statusCode, res.body).toBe(200);
       row = await userRow(fx.people.B.id);
-      expect(row).toMatchObject({ preferred_payment_method: 'stripe_connect', stripe_connect_email: 'b-connect@example.com', stripe_connect_status: 'pending', stripe_connect_account_id: null });
+      expect(row).toMatchObject({ preferred_payment_method: 'stripe_connect', stripe_connect_email: 'b-connect@example.com', stripe_connect_status: 'pending' });
+      expect(row!.stripe_connect_account_id).toMatch(/^acct_[A-Za-z0-9]{16}$/);
 
       res = await put('/api/payouts/tax-info', { email: 'b-tax@example.com' });
       expect(res.statusCode, res.body).toBe(200);
@@ -1200,6 +1337,7 @@ describe('mass-assigned fields take no effect', () => {
           ach_routing_number_encrypted: b!.ach_routing_number_encrypted, ach_routing_last4: b!.ach_routing_last4,
           ach_account_number_encrypted: b!.ach_account_number_encrypted, ach_account_last4: b!.ach_account_last4,
           ach_account_holder_name: b!.ach_account_holder_name, ach_account_type: b!.ach_account_type,
+          stripe_connect_account_id: b!.stripe_connect_account_id,
         })
         .where('id', '=', fx.people.B.id)
         .execute();

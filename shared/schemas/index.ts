@@ -42,7 +42,8 @@ import {
 import { newestCreatorsRoute } from './creators.ts';
 import { healthRoute } from './health.ts';
 import { mediaRoute } from './media.ts';
-import { paymentMethodsRoute, payoutSetupRoute, savePayoutMethodRoute, saveTaxInfoRoute } from './payouts.ts';
+import { paymentMethodsRoute, paymentPortalRoute, payoutSetupRoute, payoutStatementRoute, runPayoutsRoute, savePayoutMethodRoute, saveTaxInfoRoute } from './payouts.ts';
+import { connectOnboardingPageRoute, connectOnboardingSubmitRoute, paypalPayoutsWebhookRoute, stripeConnectWebhookRoute } from './payouts.ts';
 import { feedRoute, videoRoute } from './videos.ts';
 
 export const API_ROUTES = [
@@ -95,6 +96,13 @@ export const API_ROUTES = [
   payoutSetupRoute,
   savePayoutMethodRoute,
   saveTaxInfoRoute,
+  runPayoutsRoute,
+  paymentPortalRoute,
+  payoutStatementRoute,
   printfulWebhookRoute,
   trackingPageRoute,
+  paypalPayoutsWebhookRoute,
+  stripeConnectWebhookRoute,
+  connectOnboardingPageRoute,
+  connectOnboardingSubmitRoute,
 ] as const;

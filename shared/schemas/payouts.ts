@@ -171,3 +171,210 @@ export const saveTaxInfoRoute = defineRoute({
     response: { 200: Type.Object({ success: Type.Literal(true), setup: PayoutSetup }), ...errorReplies(400, 401, 403, 404) },
   },
 });
+
+/* ---- The payment portal and the monthly statement (spec section 2, payment portal) ---- */
+
+/** Spec section 9: the portal lists the latest 10 earnings and the latest 5 payouts. */
+export const PORTAL_RECENT_EARNINGS = 10;
+export const PORTAL_RECENT_PAYOUTS = 5;
+
+/** Texts of the portal and its statement that the spec leaves to us. */
+export const PORTAL_MESSAGES = {
+  statementMonth: 'Please choose a month, as YYYY-MM, that is not in the future.',
+  creatorsOnly: 'The payment portal is for creator accounts.',
+} as const;
+
+export const PayoutStatus = Type.Union([Type.Literal('pending'), Type.Literal('processing'), Type.Literal('paid'), Type.Literal('failed')]);
+export type PayoutStatus = Static<typeof PayoutStatus>;
+
+/** A calendar day (UTC), YYYY-MM-DD. */
+export const CalendarDate = Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'YYYY-MM-DD (UTC)' });
+/** A calendar month, YYYY-MM (years 2000 to 2999). */
+export const STATEMENT_MONTH_PATTERN = '^2[0-9]{3}-(0[1-9]|1[0-2])$';
+
+/** One earning record as the portal lists it: what was sold and the creator's share; nothing about the buyer. */
+export const PortalEarning = Type.Object(
+  {
+    /** When it was credited (a sale) or taken back (a reversal, after a refund). */
+    date: Type.String({ format: 'date-time' }),
+    kind: Type.Union([Type.Literal('sale'), Type.Literal('reversal')]),
+    source: Type.String(),
+    product_name: Type.Union([Type.String(), Type.Null()]),
+    video_title: Type.Union([Type.String(), Type.Null()]),
+    /** The order's short reference (the first 8 characters of its id, upper case). */
+    order_ref: Type.Union([Type.String(), Type.Null()]),
+    /** Negative for a reversal. */
+    creator_share_cents: Type.Integer(),
+  },
+  { additionalProperties: false },
+);
+export type PortalEarning = Static<typeof PortalEarning>;
+
+export const PortalPayout = Type.Object(
+  {
+    date: CalendarDate,
+    /** The month it pays for, YYYY-MM. */
+    period: Type.String({ pattern: '^[0-9]{4}-[0-9]{2}$' }),
+    amount_cents: Type.Integer({ minimum: 0 }),
+    fee_cents: Type.Integer({ minimum: 0 }),
+    method: PayoutMethodName,
+    status: PayoutStatus,
+  },
+  { additionalProperties: false },
+);
+export type PortalPayout = Static<typeof PortalPayout>;
+
+/** What /payment-portal shows. All money in integer cents; bank numbers as their last 4 digits (PayoutSetup). */
+export const PaymentPortal = Type.Object(
+  {
+    setup: PayoutSetup,
+    /** The creator's share of every sale, net of reversals, since the account began. */
+    total_earnings_cents: Type.Integer(),
+    /** Earnings not yet in a payout (or in a failed one), net of reversals; negative after a refund of paid-out sales. */
+    pending_payout_cents: Type.Integer(),
+    payout_threshold_cents: Type.Integer({ minimum: 0 }),
+    /** Payouts are set up and the pending balance has reached the threshold. */
+    ready_for_payout: Type.Boolean(),
+    /** The date of the latest paid payout. */
+    last_payout_date: Type.Union([CalendarDate, Type.Null()]),
+    /** The coming 1st of the month (UTC); null when payouts are not set up. */
+    next_payout_date: Type.Union([CalendarDate, Type.Null()]),
+    /** Newest first, at most PORTAL_RECENT_EARNINGS. */
+    recent_earnings: Type.Array(PortalEarning, { maxItems: PORTAL_RECENT_EARNINGS }),
+    /** Newest first, at most PORTAL_RECENT_PAYOUTS. */
+    recent_payouts: Type.Array(PortalPayout, { maxItems: PORTAL_RECENT_PAYOUTS }),
+  },
+  { additionalProperties: false },
+);
+export type PaymentPortal = Static<typeof PaymentPortal>;
+
+export const paymentPortalRoute = defineRoute({
+  method: 'GET',
+  url: '/api/payouts/portal',
+  access: 'creator',
+  schema: {
+    summary: "The signed-in creator's payment portal: setup, balances, next payout, recent earnings and payouts",
+    tags: ['payouts'],
+    response: {
+      200: Type.Object({ success: Type.Literal(true), ...PaymentPortal.properties }, { additionalProperties: false }),
+      ...errorReplies(401, 403, 404),
+    },
+  },
+});
+
+export const payoutStatementRoute = defineRoute({
+  method: 'GET',
+  url: '/api/payouts/statement',
+  access: 'creator',
+  schema: {
+    summary: "The signed-in creator's statement for a month (CSV): each earning and payout, then totals",
+    tags: ['payouts'],
+    querystring: Type.Object({ month: Type.String({ pattern: STATEMENT_MONTH_PATTERN, description: 'YYYY-MM, not in the future' }) }, { additionalProperties: false }),
+    response: { 200: Type.String({ description: 'text/csv; an attachment named framemerch-statement-YYYY-MM.csv' }), ...errorReplies(400, 401, 403, 404) },
+  },
+});
+
+/* ---- The monthly payout run, started by an admin (it also runs by itself on each 1st, and by `npm run payouts:run`) ---- */
+
+export const PAYOUT_RUN_MESSAGES = {
+  notDue: "That month's payout run is not due yet: the run of a month starts on its 1st (UTC) and pays the earnings made before it.",
+} as const;
+
+/** A month as YYYY-MM (years 2000 to 2999). */
+export const PAYOUT_RUN_PERIOD_PATTERN = '^2[0-9]{3}-(0[1-9]|1[0-2])$';
+
+/** What one run did. */
+export const PayoutRunSummary = Type.Object(
+  {
+    /** The period as its first day (YYYY-MM-01): it paid the earnings made before that day. */
+    period: Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-01$' }),
+    created: Type.Integer({ minimum: 0 }),
+    skipped: Type.Integer({ minimum: 0 }),
+    submitted: Type.Integer({ minimum: 0 }),
+    processing: Type.Integer({ minimum: 0 }),
+    paid: Type.Integer({ minimum: 0 }),
+    failed: Type.Integer({ minimum: 0 }),
+    /** Pending payouts whose method has no provider configured: a later run sends them. */
+    waiting: Type.Integer({ minimum: 0 }),
+    /** Payouts that could not be made or submitted just now (a provider unreachable, say): a later run does them. */
+    errors: Type.Integer({ minimum: 0 }),
+  },
+  { additionalProperties: false },
+);
+export type PayoutRunSummary = Static<typeof PayoutRunSummary>;
+
+export const runPayoutsRoute = defineRoute({
+  method: 'POST',
+  url: '/api/admin/payouts/run',
+  access: 'admin',
+  schema: {
+    summary: "Runs the payouts of a period now (YYYY-MM: the run of that month's 1st, paying the earnings made before it); safe to repeat",
+    tags: ['payouts', 'admin'],
+    body: Type.Object({ period: Type.String({ pattern: PAYOUT_RUN_PERIOD_PATTERN, description: 'YYYY-MM, not after the current month' }) }, { additionalProperties: false }),
+    response: { 200: Type.Object({ success: Type.Literal(true), run: PayoutRunSummary }), ...errorReplies(400, 401, 403) },
+  },
+});
+
+/* ---- The payout providers' webhooks and the embedded Stripe Connect onboarding page ---- */
+
+const WebhookReceived = Type.Object({
+  received: Type.Literal(true),
+  /** Whether the event moved a payout (or a Connect account); a repeated or uninteresting event changes nothing. */
+  applied: Type.Boolean(),
+});
+
+/**
+ * Where PayPal announces payout outcomes (PAYMENT.PAYOUTS-ITEM.*, PAYMENT.PAYOUTSBATCH.*), and the
+ * embedded payout provider its PayPal-format events. The body is not parsed by schema: the
+ * signature is checked on its raw bytes.
+ */
+export const paypalPayoutsWebhookRoute = defineRoute({
+  method: 'POST',
+  url: '/api/webhooks/paypal-payouts',
+  access: 'public',
+  schema: {
+    summary:
+      "PayPal Payouts webhooks, verified by PayPal's verify-webhook-signature with PAYPAL_WEBHOOK_ID (the embedded payout provider's by its key); each event decides a payout at most once",
+    tags: ['payouts'],
+    response: { 200: WebhookReceived, ...errorReplies(400, 413, 415, 503) },
+  },
+});
+
+/** Where Stripe announces Connect account changes and transfer outcomes, and the embedded payout provider its Stripe-format events. */
+export const stripeConnectWebhookRoute = defineRoute({
+  method: 'POST',
+  url: '/api/webhooks/stripe-connect',
+  access: 'public',
+  schema: {
+    summary:
+      'Stripe Connect webhooks (account.updated, transfer.created, transfer.reversed, payout.paid, payout.failed), signed with the Stripe-Signature scheme (STRIPE_CONNECT_WEBHOOK_SECRET); each event takes effect at most once',
+    tags: ['payouts'],
+    response: { 200: WebhookReceived, ...errorReplies(400, 413, 415, 503) },
+  },
+});
+
+/** The embedded payout provider's Stripe Connect onboarding page (used when Stripe Connect is not configured). */
+export const connectOnboardingPageRoute = defineRoute({
+  method: 'GET',
+  url: '/pay/connect/:token',
+  access: 'public',
+  schema: {
+    summary: "The embedded payout provider's Stripe Connect onboarding page (an HTML page: the account and a button to complete onboarding)",
+    tags: ['payouts'],
+    params: Type.Object({ token: Type.String({ maxLength: 200 }) }, { additionalProperties: false }),
+    response: { 200: Type.String({ description: 'text/html' }), 404: Type.String({ description: 'text/html' }) },
+  },
+});
+
+export const connectOnboardingSubmitRoute = defineRoute({
+  method: 'POST',
+  url: '/pay/connect/:token',
+  access: 'public',
+  schema: {
+    summary: 'Completes (decision=complete) or leaves incomplete (decision=incomplete) an embedded Stripe Connect onboarding (form post); redirects to the return url',
+    tags: ['payouts'],
+    params: Type.Object({ token: Type.String({ maxLength: 200 }) }, { additionalProperties: false }),
+    body: Type.Object({ decision: Type.Optional(Type.String({ maxLength: 20 })) }),
+    response: { 400: Type.String({ description: 'text/html' }), 404: Type.String({ description: 'text/html' }) },
+  },
+});

@@ -23,6 +23,7 @@ const CheckoutPage = lazyPage(() => import('../features/checkout/CheckoutPage.ts
 const SuccessPage = lazyPage(() => import('../features/checkout/SuccessPage.tsx'), 'SuccessPage');
 const OrderPage = lazyPage(() => import('../features/checkout/OrderPage.tsx'), 'OrderPage');
 const PaymentSetupPage = lazyPage(() => import('../features/payouts/PaymentSetupPage.tsx'), 'PaymentSetupPage');
+const PaymentPortalPage = lazyPage(() => import('../features/payouts/PaymentPortalPage.tsx'), 'PaymentPortalPage');
 const NotFoundPage = lazyPage(() => import('../features/not-found/NotFoundPage.tsx'), 'NotFoundPage');
 
 export const routes: RouteObject[] = [
@@ -59,6 +60,7 @@ export const routes: RouteObject[] = [
           // The buyer's order, from the secret link (?token=) in the confirmation email.
           { path: 'orders/:id', Component: OrderPage },
           { path: 'payment-setup', Component: PaymentSetupPage },
+          { path: 'payment-portal', Component: PaymentPortalPage },
           { path: '*', Component: NotFoundPage },
         ],
       },

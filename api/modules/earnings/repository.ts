@@ -50,13 +50,17 @@ export async function insertEarning(trx: Transaction<DB>, record: EarningRecord)
   return inserted.length > 0;
 }
 
-/** Adds to a creator's total and pending earnings, neither going below zero. */
+/**
+ * Adds to a creator's total and pending earnings. The pending figure may go below zero: a refund
+ * after its sale was paid out takes back what was paid, and later earnings pay that off first.
+ * (The total is the sum of every sale and its reversal, so it never does.)
+ */
 export async function addToCreatorTotal(trx: Transaction<DB>, userId: string, delta: Cents): Promise<void> {
   await trx
     .updateTable('users')
     .set({
       total_earnings_cents: sql<number>`greatest(0, total_earnings_cents + ${delta})`,
-      pending_payout_cents: sql<number>`greatest(0, pending_payout_cents + ${delta})`,
+      pending_payout_cents: sql<number>`pending_payout_cents + ${delta}`,
       updated_at: sql<Date>`now()`,
     })
     .where('id', '=', userId)
@@ -98,11 +102,7 @@ export async function salesFigures(db: Kysely<DB>, creatorId: string) {
     ])
     .executeTakeFirstOrThrow();
 
-  const net = await db
-    .selectFrom('earnings')
-    .select(sql<number>`coalesce(sum(creator_share_cents), 0)::bigint`.as('cents'))
-    .where('user_id', '=', creatorId)
-    .executeTakeFirstOrThrow();
+  const net = { cents: (await creatorBalance(db, creatorId)).total };
 
   const title = sql<string>`coalesce(v.title, mp.video_title, '')`;
   const products = await soldItems(db, creatorId)
@@ -121,4 +121,53 @@ export async function salesFigures(db: Kysely<DB>, creatorId: string) {
     .execute();
 
   return { totals, net, products };
+}
+
+/* ---- The creator's ledger, for the payment portal and the monthly statement ---- */
+
+/**
+ * A creator's share of every sale net of reversals (total), and the part of it not yet in a
+ * payout, or in a failed one (pending: what the next payout run would pay; negative when a
+ * refund came after its sale was paid out). Bigint sums come back as numbers or strings.
+ */
+export function creatorBalance(db: Kysely<DB>, creatorId: string) {
+  return db
+    .selectFrom('earnings as e')
+    .leftJoin('payouts as p', 'p.id', 'e.payout_id')
+    .select([
+      sql<number>`coalesce(sum(e.creator_share_cents), 0)::bigint`.as('total'),
+      sql<number>`coalesce(sum(e.creator_share_cents) filter (where e.payout_id is null or p.status = 'failed'), 0)::bigint`.as('pending'),
+    ])
+    .where('e.user_id', '=', creatorId)
+    .executeTakeFirstOrThrow();
+}
+
+/** A creator's earning records with what was sold (product, video, order); nothing about the buyer. */
+function ledgerEntries(db: Kysely<DB>, creatorId: string) {
+  return db
+    .selectFrom('earnings as e')
+    .leftJoin('order_items as oi', 'oi.id', 'e.order_item_id')
+    .leftJoin('videos as v', 'v.id', 'oi.video_id')
+    .leftJoin('merch_products as mp', 'mp.id', 'oi.merch_product_id')
+    .select([
+      'e.id',
+      'e.created_at',
+      'e.kind',
+      'e.source',
+      'e.creator_share_cents',
+      'oi.order_id',
+      'oi.product_name',
+      sql<string | null>`coalesce(v.title, mp.video_title)`.as('video_title'),
+    ])
+    .where('e.user_id', '=', creatorId);
+}
+
+/** The latest `limit` records, newest first. */
+export function latestLedgerEntries(db: Kysely<DB>, creatorId: string, limit: number) {
+  return ledgerEntries(db, creatorId).orderBy('e.created_at', 'desc').orderBy('e.id', 'desc').limit(limit).execute();
+}
+
+/** The records written in [from, to), oldest first. */
+export function ledgerEntriesBetween(db: Kysely<DB>, creatorId: string, from: Date, to: Date) {
+  return ledgerEntries(db, creatorId).where('e.created_at', '>=', from).where('e.created_at', '<', to).orderBy('e.created_at').orderBy('e.id').execute();
 }

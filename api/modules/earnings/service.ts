@@ -39,9 +39,9 @@ export function lineEarning(line: LineForEarning): LineEarning {
 }
 
 /**
- * Keeps users.total_earnings_cents and pending_payout_cents equal to the sum of the creator's
- * earning records (no payout exists yet that would take from the pending figure; should a
- * reversal ever exceed what is still pending, pending stops at zero rather than go negative).
+ * Keeps users.total_earnings_cents equal to the sum of the creator's earning records and
+ * pending_payout_cents to the sum of those no payout holds (the payout run takes its amount off
+ * when it makes a payout); a reversal of a sale already paid out takes pending below zero.
  * Creators are updated in id order, so two orders sharing creators never lock them crosswise.
  */
 async function addToCreatorTotals(trx: Transaction<DB>, deltas: Map<string, Cents>): Promise<void> {

@@ -7,6 +7,7 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { rm } from 'node:fs/promises';
 import { Writable } from 'node:stream';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PAYOUT_MESSAGES, type SavePayoutMethodBody } from '../../../shared/schemas/payouts.ts';
 import { buildApp, serverOptions } from '../../app.ts';
@@ -329,16 +330,55 @@ describe('PUT /api/payouts/method: saving', () => {
     await expect(bankAccountOf(t.db, t.app.sealedValues, other.user.id)).rejects.toThrow();
   });
 
-  it('Stripe Connect: stores the email, the connection is pending, and answers where onboarding goes on', async () => {
+  it('Stripe Connect: stores the email and the account, the connection is pending, and answers the onboarding link', async () => {
     const me = await creator();
     const res = await saveMethod(me, { method: 'stripe_connect', email: ' connect@example.com' });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({
       success: true,
-      onboarding_url: '/payment-setup?connect=pending',
+      onboarding_url: expect.stringMatching(/\/pay\/connect\/[A-Za-z0-9_-]{20,100}$/),
       setup: expect.objectContaining({ preferred_payment_method: 'stripe_connect', payout_enabled: true, stripe_connect: { email: 'connect@example.com', status: 'pending' } }),
     });
-    expect(await userRow(me.user.id)).toMatchObject({ stripe_connect_email: 'connect@example.com', stripe_connect_status: 'pending', payout_enabled: true });
+    expect(res.json().onboarding_url.startsWith(`${t.config.publicUrl}/pay/connect/`)).toBe(true);
+    const row = await userRow(me.user.id);
+    expect(row).toMatchObject({ stripe_connect_email: 'connect@example.com', stripe_connect_status: 'pending', payout_enabled: true });
+    const account = await t.db.selectFrom('embedded_connect_accounts').selectAll().where('user_id', '=', me.user.id).executeTakeFirstOrThrow();
+    expect(row.stripe_connect_account_id).toBe(account.id);
+    expect(account).toMatchObject({ email: 'connect@example.com', status: 'pending' });
+  });
+
+  it('Stripe Connect: the onboarding page, completed as its form does, makes the setup active through account.updated', async () => {
+    const me = await creator();
+    const res = await saveMethod(me, { method: 'stripe_connect', email: 'onboard@example.com' });
+    expect(res.statusCode, res.body).toBe(200);
+    const path = new URL(res.json().onboarding_url).pathname;
+
+    const page = await t.app.inject({ url: path });
+    expect(page.statusCode, page.body).toBe(200);
+    expect(page.body).toContain('Complete onboarding');
+    const form = /<form method="post" action="([^"]+)">\s*<input type="hidden" name="decision" value="complete">/.exec(page.body);
+    expect(form?.[1]).toBe(path);
+
+    const done = await t.app.inject({ method: 'POST', url: form![1]!, payload: 'decision=complete', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(done.statusCode, done.body).toBe(303);
+    expect(done.headers.location).toBe(`${t.config.publicUrl}/payment-setup?connect=return`);
+    await t.app.payoutProviders.embedded.tick();
+
+    const event = await t.db
+      .selectFrom('embedded_payout_events')
+      .select(['delivered_at', 'last_error'])
+      .where('type', '=', 'account.updated')
+      .where(sql<boolean>`payload->>'account' = ${(await userRow(me.user.id)).stripe_connect_account_id}`)
+      .executeTakeFirstOrThrow();
+    expect(event).toMatchObject({ delivered_at: expect.any(Date), last_error: null });
+    const setup = await getSetup(me);
+    expect(setup.json().setup.stripe_connect).toEqual({ email: 'onboard@example.com', status: 'active' });
+    expect(await userRow(me.user.id)).toMatchObject({ stripe_connect_status: 'active' });
+
+    // Saving Stripe Connect again keeps the same account, already active, and answers a fresh link.
+    const again = await saveMethod(me, { method: 'stripe_connect', email: 'onboard@example.com' });
+    expect(again.json().onboarding_url).not.toBe(res.json().onboarding_url);
+    expect(again.json().setup.stripe_connect).toEqual({ email: 'onboard@example.com', status: 'active' });
   });
 
   it('saving a method again replaces its details; the old numbers are gone', async () => {

@@ -1,12 +1,22 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { paymentMethodsRoute, payoutSetupRoute, savePayoutMethodRoute, saveTaxInfoRoute } from '../../../shared/schemas/payouts.ts';
-import { payoutSetup, paymentMethods, savePayoutMethod, saveTaxInfo } from './service.ts';
+import { applyConnectAccountUpdate, payoutSetup, paymentMethods, savePayoutMethod, saveTaxInfo } from './service.ts';
+import portalRoutes from './portal.routes.ts';
+import webhookRoutes from './webhooks.routes.ts';
 
 /**
  * The payout methods on offer, and the signed-in creator's payment setup. Replies about a setup
  * are the creator's own and are never stored by a cache. No handler logs the request body.
  */
-const payouts: FastifyPluginAsyncTypebox = async (app) => {
+export interface PayoutRoutesOptions {
+  /** The app's clock, for the portal (the run's too); the system clock by default. */
+  now?: () => Date;
+}
+
+const payouts: FastifyPluginAsyncTypebox<PayoutRoutesOptions> = async (app, opts) => {
+  // Stripe Connect onboarding, where app.payoutProviders is registered (plugin.ts does so unless a test replaces the providers).
+  const connect = () => (app.hasDecorator('payoutProviders') ? { onboarder: app.payoutProviders.onboarding, publicUrl: app.config.publicUrl } : undefined);
+
   app.route({
     ...paymentMethodsRoute,
     handler: async (request) => ({ success: true as const, methods: await paymentMethods(app.db, request.query.country) }),
@@ -24,7 +34,7 @@ const payouts: FastifyPluginAsyncTypebox = async (app) => {
     ...savePayoutMethodRoute,
     handler: async (request, reply) => {
       void reply.header('cache-control', 'private, no-store');
-      const { setup, onboardingUrl } = await savePayoutMethod(app.db, app.sealedValues, request.user!.id, request.body);
+      const { setup, onboardingUrl } = await savePayoutMethod(app.db, app.sealedValues, request.user!.id, request.body, connect());
       return { success: true as const, setup, ...(onboardingUrl ? { onboarding_url: onboardingUrl } : {}) };
     },
   });
@@ -36,6 +46,11 @@ const payouts: FastifyPluginAsyncTypebox = async (app) => {
       return { success: true as const, setup: await saveTaxInfo(app.db, request.user!.id, request.body.email) };
     },
   });
+
+  // The payment portal and the monthly statement.
+  await app.register(portalRoutes, { now: opts.now });
+  // The payout providers' webhooks (PayPal, Stripe Connect).
+  await app.register(webhookRoutes, { applyConnectAccountUpdate: (update) => applyConnectAccountUpdate(app.db, update) });
 };
 
 export default payouts;

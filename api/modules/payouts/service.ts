@@ -21,6 +21,7 @@ import {
   type PayoutSetup,
   type SavePayoutMethodBody,
 } from '../../../shared/schemas/payouts.ts';
+import type { ConnectAccountUpdate, ConnectOnboarder } from '../../integrations/payouts/index.ts';
 import type { DB } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import * as repo from './repository.ts';
@@ -34,11 +35,18 @@ export interface Opener {
 }
 
 /**
- * Where a creator who chose Stripe Connect goes next. For now a page of this site that says the
- * connection is pending; a later change creates the Express account and answers Stripe's
- * onboarding link instead.
+ * Where a creator who chose Stripe Connect goes next when no onboarding is at hand (the module
+ * without app.payoutProviders): a page of this site that says the connection is pending.
  */
 export const STRIPE_CONNECT_ONBOARDING_PATH = '/payment-setup?connect=pending';
+/** Where Stripe's (or the embedded provider's) onboarding sends the creator back to. */
+export const STRIPE_CONNECT_RETURN_PATH = '/payment-setup?connect=return';
+
+/** Stripe Connect onboarding (app.payoutProviders.onboarding) and this site's address, for its return link. */
+export interface ConnectOnboardingDeps {
+  onboarder: ConnectOnboarder;
+  publicUrl: string;
+}
 
 /** A basic address pattern: something, @, something, a dot, something; no spaces. */
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -162,17 +170,45 @@ function methodColumns(sealer: Sealer, userId: string, body: SavePayoutMethodBod
 
 /**
  * Step 1: saves the method and its details and turns payouts on. A method that is not offered
- * just now is refused before anything typed is looked at.
+ * just now is refused before anything typed is looked at. Stripe Connect: the creator's
+ * account is made (or its link renewed) by the onboarding, its id stored with the status
+ * 'pending' (kept as it is when the account is the one already stored), and the onboarding
+ * link is answered.
  */
 export async function savePayoutMethod(
   db: Kysely<DB>,
   sealer: Sealer,
   userId: string,
   body: SavePayoutMethodBody,
+  connect?: ConnectOnboardingDeps,
 ): Promise<{ setup: PayoutSetup; onboardingUrl?: string }> {
   if (!(await repo.isMethodAvailable(db, body.method))) throw AppError.badRequest(PAYOUT_MESSAGES.methodUnavailable);
-  const setup = found(await repo.saveMethod(db, userId, methodColumns(sealer, userId, body)));
-  return body.method === 'stripe_connect' ? { setup, onboardingUrl: STRIPE_CONNECT_ONBOARDING_PATH } : { setup };
+  const columns = methodColumns(sealer, userId, body);
+  if (columns.preferred_payment_method !== 'stripe_connect') return { setup: found(await repo.saveMethod(db, userId, columns)) };
+  if (!connect) return { setup: found(await repo.saveMethod(db, userId, columns)), onboardingUrl: STRIPE_CONNECT_ONBOARDING_PATH };
+  const current = await repo.findConnectAccount(db, userId);
+  if (!current) throw AppError.notFound(PAYOUT_MESSAGES.userNotFound);
+  const returnUrl = `${connect.publicUrl}${STRIPE_CONNECT_RETURN_PATH}`;
+  const onboarding = await connect.onboarder.createOnboarding(userId, columns.stripe_connect_email, returnUrl, { accountId: current.stripe_connect_account_id });
+  const sameAccount = onboarding.accountId === current.stripe_connect_account_id && current.stripe_connect_status !== null;
+  const setup = found(
+    await repo.saveMethod(db, userId, {
+      ...columns,
+      stripe_connect_account_id: onboarding.accountId,
+      stripe_connect_status: sameAccount ? current.stripe_connect_status! : 'pending',
+    }),
+  );
+  return { setup, onboardingUrl: onboarding.url };
+}
+
+/**
+ * account.updated: the Connect account's status on its creator's row (found by the user id in
+ * the account's metadata, else by the account id). Idempotent: the same event again, or any
+ * event saying what the row already says, changes nothing. Answers true when applied or
+ * already applied, false for an account no creator has.
+ */
+export function applyConnectAccountUpdate(db: Kysely<DB>, update: ConnectAccountUpdate): Promise<boolean> {
+  return repo.setConnectAccountStatus(db, update.userId, update.accountId, update.status);
 }
 
 /** Step 2: the payment email, stored as tax_id and not yet verified. */

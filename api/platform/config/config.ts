@@ -54,6 +54,18 @@ export interface Config {
    * uses the key file `dataDir/keys/payout-keys.json`, made on the first start.
    */
   payoutKeys: KeyRing | null;
+  /** PayPal Payouts (PAYPAL_CLIENT_ID...); null pays PayPal payouts through the embedded payout provider. */
+  paypal: { clientId: string; clientSecret: string; webhookId: string; apiBase: string } | null;
+  /**
+   * Stripe Connect transfers (STRIPE_SECRET_KEY with STRIPE_CONNECT_WEBHOOK_SECRET); null pays Stripe
+   * Connect payouts through the embedded payout provider. Several webhook secrets may be given
+   * (a Connect endpoint and an account endpoint both point at /api/webhooks/stripe-connect).
+   */
+  stripeConnect: { secretKey: string; webhookSecrets: string[] } | null;
+  /** The platform bank's details for ACH payouts as NACHA files (NACHA_...); null pays ACH payouts through the embedded payout provider. */
+  nacha: { immediateDestination: string; immediateOrigin: string; companyName: string; companyId: string; odfi: string } | null;
+  /** How long the embedded payout provider takes per processing day of a method (EMBEDDED_PAYOUT_SETTLE_MS). */
+  embeddedPayoutSettleMs: number;
 }
 
 export class ConfigError extends Error {
@@ -64,6 +76,13 @@ export class ConfigError extends Error {
 }
 
 type Env = Record<string, string | undefined>;
+
+/** A 9-digit ABA routing number whose check digit is right (weights 3, 7, 1). */
+function abaRoutingNumber(value: string): boolean {
+  if (!/^[0-9]{9}$/.test(value)) return false;
+  const w = [3, 7, 1, 3, 7, 1, 3, 7, 1];
+  return [...value].reduce((sum, d, i) => sum + Number(d) * w[i]!, 0) % 10 === 0;
+}
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -217,6 +236,58 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     }
   }
 
+  let paypal: Config['paypal'] = null;
+  if (env.PAYPAL_CLIENT_ID) {
+    const missing = ['PAYPAL_CLIENT_SECRET', 'PAYPAL_WEBHOOK_ID'].filter((k) => !env[k]);
+    if (missing.length > 0) problems.push(`PAYPAL_CLIENT_ID needs ${missing.join(', ')}`);
+    const apiBase = (env.PAYPAL_API_BASE || 'https://api-m.paypal.com').replace(/\/+$/, '');
+    try {
+      const u = new URL(apiBase);
+      // The client secret travels to this address: https, or http to this machine only (a local stand-in).
+      const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(u.hostname);
+      if (u.protocol !== 'https:' && !(u.protocol === 'http:' && loopback)) throw new Error('scheme');
+    } catch {
+      problems.push(`PAYPAL_API_BASE must be an https URL (got "${env.PAYPAL_API_BASE}")`);
+    }
+    paypal = { clientId: env.PAYPAL_CLIENT_ID, clientSecret: env.PAYPAL_CLIENT_SECRET ?? '', webhookId: env.PAYPAL_WEBHOOK_ID ?? '', apiBase };
+  } else if (env.PAYPAL_CLIENT_SECRET || env.PAYPAL_WEBHOOK_ID || env.PAYPAL_API_BASE) {
+    problems.push('PAYPAL_CLIENT_ID is required with PAYPAL_CLIENT_SECRET, PAYPAL_WEBHOOK_ID or PAYPAL_API_BASE');
+  }
+
+  let stripeConnect: Config['stripeConnect'] = null;
+  if (env.STRIPE_CONNECT_WEBHOOK_SECRET) {
+    const webhookSecrets = env.STRIPE_CONNECT_WEBHOOK_SECRET.split(',').map((s) => s.trim()).filter(Boolean);
+    if (!env.STRIPE_SECRET_KEY) problems.push('STRIPE_SECRET_KEY is required with STRIPE_CONNECT_WEBHOOK_SECRET');
+    if (webhookSecrets.length === 0 || webhookSecrets.some((s) => !/^whsec_[A-Za-z0-9_]+$/.test(s))) {
+      problems.push('STRIPE_CONNECT_WEBHOOK_SECRET must be one or more whsec_... secrets, separated by commas');
+    }
+    stripeConnect = { secretKey: env.STRIPE_SECRET_KEY ?? '', webhookSecrets };
+  }
+
+  let nacha: Config['nacha'] = null;
+  const NACHA_VARS = ['NACHA_IMMEDIATE_DESTINATION', 'NACHA_IMMEDIATE_ORIGIN', 'NACHA_COMPANY_NAME', 'NACHA_COMPANY_ID', 'NACHA_ODFI'] as const;
+  const nachaGiven = NACHA_VARS.filter((k) => env[k]);
+  if (nachaGiven.length > 0) {
+    const missing = NACHA_VARS.filter((k) => !env[k]);
+    if (missing.length > 0) problems.push(`ACH payouts by NACHA file need all of ${NACHA_VARS.join(', ')} (missing ${missing.join(', ')})`);
+    const destination = (env.NACHA_IMMEDIATE_DESTINATION ?? '').trim();
+    const origin = (env.NACHA_IMMEDIATE_ORIGIN ?? '').trim();
+    const companyName = (env.NACHA_COMPANY_NAME ?? '').trim().toUpperCase();
+    const companyId = (env.NACHA_COMPANY_ID ?? '').trim();
+    const odfi = (env.NACHA_ODFI ?? '').trim();
+    if (env.NACHA_IMMEDIATE_DESTINATION && !abaRoutingNumber(destination)) {
+      problems.push('NACHA_IMMEDIATE_DESTINATION must be the 9-digit routing number of the bank the files go to (its check digit right)');
+    }
+    if (env.NACHA_IMMEDIATE_ORIGIN && !/^[0-9]{9,10}$/.test(origin)) problems.push('NACHA_IMMEDIATE_ORIGIN must be 9 or 10 digits (as the bank assigned it)');
+    if (env.NACHA_COMPANY_NAME && !/^[A-Z0-9 &.,'-]{1,16}$/.test(companyName)) problems.push('NACHA_COMPANY_NAME must be 1 to 16 letters, digits, spaces or & . , \' -');
+    if (env.NACHA_COMPANY_ID && !/^[A-Z0-9]{1,10}$/i.test(companyId)) problems.push('NACHA_COMPANY_ID must be 1 to 10 letters or digits (as the bank assigned it)');
+    if (env.NACHA_ODFI && !(/^[0-9]{8}$/.test(odfi) || abaRoutingNumber(odfi))) {
+      problems.push("NACHA_ODFI must be the platform bank's routing number (9 digits, its check digit right) or its first 8 digits");
+    }
+    nacha = { immediateDestination: destination, immediateOrigin: origin, companyName, companyId: companyId.toUpperCase(), odfi: odfi.slice(0, 8) };
+  }
+  const embeddedPayoutSettleMs = wholeMs('EMBEDDED_PAYOUT_SETTLE_MS', 60_000, 10, 86_400_000);
+
   const webDistRaw = env.WEB_DIST ?? 'dist/web';
   const config: Config = {
     host,
@@ -243,6 +314,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     checkoutLimitLoopback: bool(env, 'CHECKOUT_LIMIT_LOOPBACK', true, problems),
     authLimitLoopback: bool(env, 'AUTH_LIMIT_LOOPBACK', true, problems),
     payoutKeys,
+    paypal,
+    stripeConnect,
+    nacha,
+    embeddedPayoutSettleMs,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

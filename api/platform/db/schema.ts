@@ -441,6 +441,66 @@ export interface EmbeddedPodOrdersTable {
   updated_at: UpdatedAt;
 }
 
+/** The embedded payout provider's payouts (integrations/payouts): a summary of the destination, never a bank number. */
+export interface EmbeddedPayoutsTable {
+  reference: string;
+  method: 'paypal' | 'stripe_connect' | 'ach';
+  idempotency_key: string;
+  payout_id: string;
+  user_id: string;
+  amount_cents: number;
+  currency: Generated<'USD'>;
+  destination: string;
+  outcome: 'paid' | 'failed';
+  failure_reason: string | null;
+  status: Generated<'processing' | 'paid' | 'failed'>;
+  settle_at: ColumnType<Date, Date | string, Date | string>;
+  settled_at: Date | null;
+  created_at: CreatedAt;
+}
+
+/** Events the embedded payout provider owes the app's webhooks, in the format of the service it stands in for. */
+export interface EmbeddedPayoutEventsTable {
+  id: string;
+  format: 'paypal' | 'stripe' | 'ach';
+  type: string;
+  payload: Json<Record<string, unknown>>;
+  delivered_at: Date | null;
+  attempts: Generated<number>;
+  next_attempt_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  last_error: string | null;
+  created_at: CreatedAt;
+}
+
+export interface EmbeddedConnectAccountsTable {
+  id: string;
+  user_id: string;
+  email: string;
+  status: Generated<'pending' | 'active' | 'restricted'>;
+  link_token: string;
+  return_url: string;
+  refresh_url: string;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+/** ACH entries of a period's NACHA file; the receiver's numbers sealed (the trace number as associated data). */
+export interface NachaEntriesTable {
+  trace_number: string;
+  period: ColumnType<Date, Date | string, Date | string>;
+  payout_id: string;
+  user_id: string;
+  idempotency_key: string;
+  transaction_code: 22 | 32;
+  amount_cents: number;
+  receiver_name: string;
+  destination_sealed: string;
+  account_last4: string;
+  status: Generated<'processing' | 'paid'>;
+  created_at: CreatedAt;
+  confirmed_at: Date | null;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -473,4 +533,8 @@ export interface DB {
   embedded_payment_sessions: EmbeddedPaymentSessionsTable;
   embedded_payment_events: EmbeddedPaymentEventsTable;
   embedded_pod_orders: EmbeddedPodOrdersTable;
+  embedded_payouts: EmbeddedPayoutsTable;
+  embedded_payout_events: EmbeddedPayoutEventsTable;
+  embedded_connect_accounts: EmbeddedConnectAccountsTable;
+  nacha_entries: NachaEntriesTable;
 }

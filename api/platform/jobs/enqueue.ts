@@ -12,6 +12,8 @@ export const JOB_KINDS = {
   fulfilOrder: 'order.fulfil',
   /** Ask the print shop to cancel a refunded order it has not started on. */
   cancelFulfilment: 'order.cancel_fulfilment',
+  /** The monthly payout run of one period (modules/payouts), due on the period's 1st at 00:00 UTC. */
+  payoutsRun: 'payouts.run',
 } as const;
 export type JobKind = (typeof JOB_KINDS)[keyof typeof JOB_KINDS];
 
@@ -23,6 +25,7 @@ export type JobKind = (typeof JOB_KINDS)[keyof typeof JOB_KINDS];
 const MAX_ATTEMPTS: Partial<Record<JobKind, number>> = {
   [JOB_KINDS.fulfilOrder]: 12,
   [JOB_KINDS.cancelFulfilment]: 12,
+  [JOB_KINDS.payoutsRun]: 12,
 };
 
 /** The dedupe key of a refunded order's cancellation; `after` tells a second request apart. */

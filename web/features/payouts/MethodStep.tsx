@@ -24,10 +24,12 @@ interface MethodStepProps {
   onSubmit: () => void;
   /** Take the keyboard to the step's heading when shown (coming back from step 2). */
   focusHeading?: boolean;
+  /** The form's heading (the payment portal's modal names it its own way). */
+  title?: string;
 }
 
 /** Step 1: the country, the methods it offers as choosable cards, and the chosen method's details. */
-export function MethodStep({ country, onCountry, methods, draft, onDraft, problem, busy, submitLabel, onSubmit, focusHeading = false }: MethodStepProps) {
+export function MethodStep({ country, onCountry, methods, draft, onDraft, problem, busy, submitLabel, onSubmit, focusHeading = false, title = 'Step 1: Payment method' }: MethodStepProps) {
   const ids = useId();
   const form = useRef<HTMLFormElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -65,7 +67,7 @@ export function MethodStep({ country, onCountry, methods, draft, onDraft, proble
   return (
     <form ref={form} className="payment-setup__form" noValidate onSubmit={submit} aria-labelledby={`${ids}-heading`} aria-busy={busy}>
       <h2 ref={heading} id={`${ids}-heading`} className="payment-setup__step-title" tabIndex={-1}>
-        Step 1: Payment method
+        {title}
       </h2>
       <fieldset className="payment-setup__fields" disabled={busy}>
         <div className="field">

@@ -5,16 +5,17 @@ import { AUTH_MESSAGES } from '../../../shared/schemas/auth.ts';
 import { DEFAULT_PAYOUT_THRESHOLD_CENTS } from '../../../shared/schemas/payouts.ts';
 import { StatusMessage } from '../../components/StatusMessage.tsx';
 import { StepFlow } from '../../components/StepFlow.tsx';
-import { useApiRead } from '../../lib/useApiRead.ts';
 import { useDocumentTitle } from '../../lib/useDocumentTitle.ts';
 import { useAuth } from '../../stores/useAuth.ts';
-import { MethodStep, type StepProblem } from './MethodStep.tsx';
+import { MethodStep } from './MethodStep.tsx';
+import { OnboardingLink } from './OnboardingLink.tsx';
 import { TaxStep } from './TaxStep.tsx';
-import { submitMethod, submitTaxEmail, type MethodSummary } from './paymentSetupActions.ts';
+import { submitTaxEmail, type MethodSummary } from './paymentSetupActions.ts';
 import { finishDestination, PAYMENT_SETUP_MESSAGES, setupAccess, signUpFirst, type SetupMode } from './paymentSetupFlow.ts';
-import { draftEmail, EMPTY_DRAFT, withoutBankNumbers, type MethodDraft } from './payoutForm.ts';
-import { chosenMethod, formatDollars, loadPaymentMethods, rememberCountry, rememberedCountry, type PayoutCountry } from './payoutMethods.ts';
+import { draftEmail } from './payoutForm.ts';
+import { formatDollars } from './payoutMethods.ts';
 import type { FlushOutcome } from './pendingPayoutSetup.ts';
+import { useMethodForm } from './useMethodForm.ts';
 import { usePendingPayoutSetup } from './usePendingPayoutSetup.ts';
 import './PaymentSetupPage.css';
 
@@ -60,37 +61,18 @@ function PaymentSetup({ mode, name, userEmail, flushed }: PaymentSetupProps) {
   const navigate = useNavigate();
   const ids = useId();
   const [step, setStep] = useState<1 | 2>(1);
-  const [country, setCountry] = useState<PayoutCountry>(rememberedCountry);
-  const [draft, setDraft] = useState<MethodDraft>(EMPTY_DRAFT);
-  const [problem, setProblem] = useState<StepProblem | null>(null);
+  const method = useMethodForm(mode);
   const [summary, setSummary] = useState<MethodSummary | null>(null);
   const [taxEmail, setTaxEmail] = useState('');
   const [taxProblem, setTaxProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const methodsRead = useApiRead(country, (signal) => loadPaymentMethods(country, signal));
-  const methods = methodsRead.status === 'ready' ? methodsRead.data : null;
-
-  const chooseCountry = (next: PayoutCountry) => {
-    setCountry(next);
-    rememberCountry(next);
-    setProblem(null);
-  };
-
   const continueToStep2 = async () => {
-    const chosen = chosenMethod(methods, draft.method);
-    if (!chosen) return;
-    const current = { ...draft, method: chosen.method_name };
-    setBusy(true);
-    const outcome = await submitMethod(mode, current);
-    setBusy(false);
-    if (outcome.result === 'invalid') return setProblem(outcome.problem);
-    if (outcome.result === 'failed') return setProblem({ field: null, message: outcome.message });
-    setProblem(null);
-    // Sent or kept: the bank numbers leave the page's memory; step 2 shows the last 4 digits.
-    setDraft(withoutBankNumbers(current));
-    setSummary(outcome.summary);
-    setTaxEmail((email) => email || draftEmail(current) || userEmail);
+    const done = await method.submit();
+    if (!done) return;
+    // Step 2 shows the method with its last 4 digits only (the form has forgotten the bank numbers).
+    setSummary(done.summary);
+    setTaxEmail((email) => email || draftEmail(done.saved) || userEmail);
     setTaxProblem(null);
     setStep(2);
   };
@@ -123,13 +105,7 @@ function PaymentSetup({ mode, name, userEmail, flushed }: PaymentSetupProps) {
       <StepFlow current={step} steps={PAYMENT_SETUP_STEPS} label="Payment setup steps" />
       {step === 1 ? (
         <MethodStep
-          country={country}
-          onCountry={chooseCountry}
-          methods={methods}
-          draft={draft}
-          onDraft={setDraft}
-          problem={problem}
-          busy={busy}
+          {...method.stepProps}
           submitLabel="Continue"
           onSubmit={() => void continueToStep2()}
           focusHeading={summary !== null}
@@ -163,12 +139,7 @@ function FlushNotice({ outcome }: { outcome: Exclude<FlushOutcome, { result: 'no
   return (
     <div className="payment-setup__summary" role="status">
       <p className="payment-setup__summary-text">{PAYMENT_SETUP_MESSAGES.pendingSaved}</p>
-      {outcome.onboardingUrl && (
-        <a className="button button--primary payment-setup__onboarding" href={outcome.onboardingUrl} target="_blank" rel="noopener noreferrer">
-          Continue Stripe onboarding
-          <span className="visually-hidden"> (opens in a new tab)</span>
-        </a>
-      )}
+      {outcome.onboardingUrl && <OnboardingLink href={outcome.onboardingUrl} />}
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, type FormEvent } from 'react';
 import type { MethodSummary } from './paymentSetupActions.ts';
+import { OnboardingLink } from './OnboardingLink.tsx';
 
 interface TaxStepProps {
   /** What step 1 chose; `kept` when it waits in the browser for the account (new-user flow). */
@@ -45,12 +46,7 @@ export function TaxStep({ summary, kept, email, onEmail, problem, busy, onSave, 
             <strong>Payment method:</strong> {summary.text}
           </p>
           <p className="payment-setup__summary-note">{kept ? 'It will be saved to your account when you sign up.' : 'Saved.'}</p>
-          {summary.onboardingUrl && (
-            <a className="button button--primary payment-setup__onboarding" href={summary.onboardingUrl} target="_blank" rel="noopener noreferrer">
-              Continue Stripe onboarding
-              <span className="visually-hidden"> (opens in a new tab)</span>
-            </a>
-          )}
+          {summary.onboardingUrl && <OnboardingLink href={summary.onboardingUrl} />}
         </div>
       )}
       <fieldset className="payment-setup__fields" disabled={busy}>

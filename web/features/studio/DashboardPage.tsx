@@ -79,9 +79,14 @@ function Studio() {
         <h1 id={`${ids}-heading`} className="studio__title">
           Creator dashboard
         </h1>
-        <Link className="button button--primary" to="/upload">
-          Upload video
-        </Link>
+        <div className="studio__top-links">
+          <Link className="button button--ghost" to="/payment-portal">
+            Payment portal
+          </Link>
+          <Link className="button button--primary" to="/upload">
+            Upload video
+          </Link>
+        </div>
       </div>
       {passed && <StatusMessage kind="info" title={passed} />}
       <div className="studio__tabs" role="tablist" aria-label="Dashboard sections" onKeyDown={onKeyDown}>
