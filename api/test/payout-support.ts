@@ -16,6 +16,18 @@ export interface Sealer {
   seal(plaintext: string, associatedData: string): string;
 }
 
+/** The payout setup of a creator who has set nothing up: no method, payouts off, the $50 threshold. */
+export const EMPTY_PAYOUT_SETUP = {
+  preferred_payment_method: null,
+  payout_enabled: false,
+  paypal_email: null,
+  ach: null,
+  stripe_connect: null,
+  tax_email: null,
+  tax_info_verified: false,
+  payout_threshold_cents: 5000,
+} as const;
+
 export const TEST_ROUTING = '021000021';
 export const TEST_ACCOUNT = '000123456789';
 

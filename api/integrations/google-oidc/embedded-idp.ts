@@ -15,6 +15,7 @@ import { ensureSetting } from '../../platform/settings/repository.ts';
 import { databaseAdapter } from './idp-adapter.ts';
 import { findIdpAccount, saveIdpAccount } from './repository.ts';
 import type { DB } from '../../platform/db/schema.ts';
+import { escapeHtml } from '../../platform/http/html-page.ts';
 
 export const IDP_MOUNT = '/oidc';
 export const IDP_CLIENT_ID = 'framemerch-web';
@@ -43,10 +44,6 @@ export function localSubject(email: string): string {
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
 
 function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

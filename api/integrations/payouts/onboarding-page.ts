@@ -3,6 +3,7 @@
  * themselves, no script and no inline style (its stylesheet is served beside it), so it passes
  * the app's CSP. It stands in for Stripe's hosted Express onboarding.
  */
+import { escapeHtml, hostedPage } from '../../platform/http/html-page.ts';
 import type { ConnectAccountRow } from './repository.ts';
 
 export const CONNECT_STYLESHEET_PATH = '/pay/connect/assets/connect.css';
@@ -22,26 +23,8 @@ button.secondary{background:#fff;color:#635bff;border:1px solid #635bff}
 a{color:#635bff}
 `;
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
 function layout(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${escapeHtml(title)}</title>
-<link rel="stylesheet" href="${CONNECT_STYLESHEET_PATH}">
-</head>
-<body>
-<main class="onboard">
-<p class="brand">FrameMerch <span class="badge">Test mode</span></p>
-${body}
-</main>
-</body>
-</html>
-`;
+  return hostedPage({ title, stylesheet: CONNECT_STYLESHEET_PATH, mainClass: 'onboard', body });
 }
 
 const STATUS_LABELS: Record<ConnectAccountRow['status'], string> = {

@@ -1,11 +1,9 @@
 /** The tracking page of an embedded print-shop parcel: plain HTML, no script, no inline style. */
 import type { EmbeddedPodStatus } from '../../platform/db/schema.ts';
+import { escapeHtml } from '../../platform/http/html-page.ts';
 import { PARCEL_STATUS_LABELS } from './embedded-pod.ts';
 
 const STEPS: EmbeddedPodStatus[] = ['pending', 'inprocess', 'fulfilled', 'delivered'];
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 export function parcelPage(parcel: { trackingNumber: string; status: EmbeddedPodStatus; updatedAt: Date }): string {
   const reached = STEPS.indexOf(parcel.status);

@@ -3,32 +3,14 @@
  * script and no inline style (the stylesheet is served beside it), so it passes the app's CSP.
  */
 import { formatCents } from '../../../shared/money.ts';
+import { escapeHtml, hostedPage } from '../../platform/http/html-page.ts';
 import { COUNTRY_NAMES, type CheckoutCountry } from '../../../shared/schemas/checkout.ts';
 import { ADDRESS_FIELD_MAX, STATE_REQUIRED, type SessionRow, type ShippingInput } from './embedded.ts';
 
 export const PAY_STYLESHEET_PATH = '/pay/assets/pay.css';
 
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
 function layout(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${escapeHtml(title)}</title>
-<link rel="stylesheet" href="${PAY_STYLESHEET_PATH}">
-</head>
-<body>
-<main class="pay">
-<p class="brand">FrameMerch <span class="badge">Test mode</span></p>
-${body}
-</main>
-</body>
-</html>
-`;
+  return hostedPage({ title, stylesheet: PAY_STYLESHEET_PATH, mainClass: 'pay', body });
 }
 
 interface StoredLine {

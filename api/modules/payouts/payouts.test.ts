@@ -15,6 +15,7 @@ import { openStorage } from '../../integrations/s3/index.ts';
 import { createSession, SESSION_COOKIE } from '../../platform/sessions/sessions.ts';
 import { ORIGIN } from '../../test/browser.ts';
 import { freshDatabase, NO_BACKGROUND, testApp, testConfig, type TestApp, type TestDatabase } from '../../test/harness.ts';
+import { EMPTY_PAYOUT_SETUP } from '../../test/payout-support.ts';
 import { signedInCreator } from '../../test/upload-helpers.ts';
 import { createUser } from '../accounts/index.ts';
 import { readCatalogue } from '../merch/index.ts';
@@ -162,16 +163,7 @@ describe('GET /api/payouts/setup', () => {
     expect(res.headers['cache-control']).toContain('no-store');
     expect(res.json()).toEqual({
       success: true,
-      setup: {
-        preferred_payment_method: null,
-        payout_enabled: false,
-        paypal_email: null,
-        ach: null,
-        stripe_connect: null,
-        tax_email: null,
-        tax_info_verified: false,
-        payout_threshold_cents: 5000,
-      },
+      setup: EMPTY_PAYOUT_SETUP,
     });
   });
 });

@@ -8,9 +8,10 @@
 import type { InjectOptions } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_PAYOUT_THRESHOLD_CENTS, PORTAL_MESSAGES } from '../../../shared/schemas/payouts.ts';
+import { PORTAL_MESSAGES } from '../../../shared/schemas/payouts.ts';
 import { ORIGIN } from '../../test/browser.ts';
 import { testApp, type TestApp } from '../../test/harness.ts';
+import { EMPTY_PAYOUT_SETUP } from '../../test/payout-support.ts';
 import { signedInCreator } from '../../test/upload-helpers.ts';
 import { comingFirstOfMonth, isPayoutSetUp, orderRef } from './portal.ts';
 import { csvField, csvText, dollars, earningDescription, payoutDescription, statementCsv, statementMonth } from './statement.ts';
@@ -139,16 +140,7 @@ describe('GET /api/payouts/portal', () => {
     expect(res.headers['cache-control']).toContain('no-store');
     expect(res.json()).toEqual({
       success: true,
-      setup: {
-        preferred_payment_method: null,
-        payout_enabled: false,
-        paypal_email: null,
-        ach: null,
-        stripe_connect: null,
-        tax_email: null,
-        tax_info_verified: false,
-        payout_threshold_cents: DEFAULT_PAYOUT_THRESHOLD_CENTS,
-      },
+      setup: EMPTY_PAYOUT_SETUP,
       total_earnings_cents: 0,
       pending_payout_cents: 0,
       payout_threshold_cents: 5000,
