@@ -65,6 +65,8 @@ export default defineConfig({
     { name: 'capture-accuracy', testMatch: '**/capture-accuracy*.spec.ts', dependencies: ['deletions'] },
     // A creator uploads the video the checkout journey buys from; beside capture-accuracy, which only uploads too.
     { name: 'checkout-journey', testMatch: '**/checkout.serial.spec.ts', dependencies: ['deletions'] },
+    // Two creators upload videos and are paid (or not) by a payout run on the app's test clock.
+    { name: 'payouts', testMatch: '**/payouts.serial.spec.ts', dependencies: ['deletions'] },
   ],
   webServer: {
     command: 'node scripts/e2e-server.mjs',

@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import fp from 'fastify-plugin';
 import auth from './platform/http/auth.ts';
 import canonicalHost from './platform/http/canonical-host.ts';
+import clockRoutes from './platform/http/clock-routes.ts';
 import context, { type AppContext, type BackgroundLoops } from './platform/http/context.ts';
 import docs from './platform/http/docs.ts';
 import errors from './platform/http/error-handler.ts';
@@ -90,6 +91,7 @@ async function framemerch(fastify: FastifyInstance, ctx: AppPluginOptions) {
   await fastify.register(fulfilment);
   await fastify.register(jobs);
   await fastify.register(healthRoutes);
+  await fastify.register(clockRoutes);
   await fastify.register(videoRoutes);
   await fastify.register(catalogueRoutes);
   await fastify.register(mediaRoutes);

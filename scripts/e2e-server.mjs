@@ -54,6 +54,10 @@ const child = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
     // order reaches shipped within the journey.
     POD_STEP_MS: process.env.POD_STEP_MS ?? '1000',
     JOB_POLL_MS: process.env.JOB_POLL_MS ?? '200',
+    // The payout journey moves the app's clock to next month's 1st (as an admin may with a test
+    // clock) to run that period, and its PayPal payout settles a moment later.
+    TEST_CLOCK: 'true',
+    EMBEDDED_PAYOUT_SETTLE_MS: process.env.EMBEDDED_PAYOUT_SETTLE_MS ?? '300',
   },
 });
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));

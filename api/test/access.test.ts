@@ -32,6 +32,9 @@ const NO_USER = '00000000-0000-4000-8000-000000000000';
 
 const TABLE: Row[] = [
   { method: 'GET', url: '/api/health', needs: 'public', request: () => ({ url: '/api/health' }) },
+  // The app's clock: readable by admins; moving it is refused (409) unless TEST_CLOCK is on, as it is not here.
+  { method: 'GET', url: '/api/admin/clock', needs: 'admin', request: () => ({ url: '/api/admin/clock' }) },
+  { method: 'POST', url: '/api/admin/clock', needs: 'admin', request: () => ({ method: 'POST', url: '/api/admin/clock', payload: { to: '2999-01-01T00:00:00Z' } }) },
   { method: 'GET', url: '/api/videos', needs: 'public', request: () => ({ url: '/api/videos' }) },
   { method: 'GET', url: '/api/videos/:id', needs: 'public', request: () => ({ url: `/api/videos/${NO_USER}` }) },
   { method: 'GET', url: '/api/creators/newest', needs: 'public', request: () => ({ url: '/api/creators/newest' }) },
@@ -105,6 +108,9 @@ const TABLE: Row[] = [
   { method: 'PUT', url: '/api/payouts/tax-info', needs: 'creator', request: () => ({ method: 'PUT', url: '/api/payouts/tax-info', payload: { email: 'bad' } }) },
   // The payout run of a month whose 1st has not come is refused by the handler (400), so nothing runs.
   { method: 'POST', url: '/api/admin/payouts/run', needs: 'admin', request: () => ({ method: 'POST', url: '/api/admin/payouts/run', payload: { period: '2999-12' } }) },
+  // A period's ACH file and its upload confirmation: NACHA is not configured here, so the handler answers 404 / confirms nothing.
+  { method: 'GET', url: '/api/admin/payouts/ach/:period', needs: 'admin', request: () => ({ url: '/api/admin/payouts/ach/2025-01' }) },
+  { method: 'POST', url: '/api/admin/payouts/ach/:period/confirm', needs: 'admin', request: () => ({ method: 'POST', url: '/api/admin/payouts/ach/2025-01/confirm' }) },
   // The payment portal and a month's statement (CSV) are the signed-in creator's own.
   { method: 'GET', url: '/api/payouts/portal', needs: 'creator', request: () => ({ url: '/api/payouts/portal' }) },
   { method: 'GET', url: '/api/payouts/statement', needs: 'creator', request: () => ({ url: '/api/payouts/statement?month=2025-01' }) },

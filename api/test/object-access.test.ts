@@ -4,6 +4,8 @@
  * anonymous, customer C, creator B, creator A and an admin. A and B each own a public, a pending
  * and a rejected video (pending is listed, rejected is hidden from everyone), C bought merch made
  * from A's video (a paid order, so A has earnings), and a suspended creator S owns a video too.
+ * ACH payouts go by NACHA file here (the NACHA_* settings): A has an ACH payout for last month,
+ * still processing, in that period's file.
  *
  * A row names the route (method and URL as API_ROUTES declares them), the object, its owner and
  * who may have it. For everyone else:
@@ -44,12 +46,13 @@ import type { Access, HttpMethod } from '../../shared/schemas/route.ts';
 import { unitPriceCents } from '../../shared/shop/pricing.ts';
 import { createUser } from '../modules/accounts/index.ts';
 import { lineEarning } from '../modules/earnings/index.ts';
-import { payoutSetupOf } from '../modules/payouts/index.ts';
+import { bankAccountOf, payoutIdempotencyKey, payoutSetupOf, periodAt, recordPayoutOutcome } from '../modules/payouts/index.ts';
 import { createSession, SESSION_COOKIE } from '../platform/sessions/sessions.ts';
 import { newKey } from '../platform/storage/object-storage.ts';
 import { ORIGIN } from './browser.ts';
 import { catalogueProduct, testCard, variantOf } from './checkout-support.ts';
 import { testApp, testConfig, type TestApp } from './harness.ts';
+import { payoutCreator } from './payout-support.ts';
 import { multipart, testMedia, uploadParts } from './upload-helpers.ts';
 
 type Actor = 'anonymous' | 'C' | 'B' | 'A' | 'admin';
@@ -166,6 +169,10 @@ const fx = {
   payouts: { paypal: '', holder: '', tax: '' },
   /** A's payout this month (amount in cents, distinctive), for the portal and the statement. */
   payout: { amount: 0, month: '' },
+  /** A's ACH payout for last month (processing): its period (YYYY-MM-01), month (YYYY-MM), row and NACHA trace number. */
+  ach: { period: '', month: '', payoutId: '', trace: '' },
+  /** The throwaway period the admin's allowed confirmation pays (another creator's ACH payout), made by its row. */
+  achThrowaway: { period: '', payoutId: '' },
   /** A creator's Stripe Connect onboarding at the embedded provider: its link token (the capability) and account. */
   connect: { token: '', accountId: '', userId: '' },
   png: Buffer.alloc(0),
@@ -242,6 +249,67 @@ const connectState = async () => ({
   events: (await t.db.selectFrom('embedded_payout_events').select('id').where('type', '=', 'account.updated').where(sql<boolean>`payload->>'account' = ${fx.connect.accountId}`).execute()).length,
   user: await t.db.selectFrom('users').select(['stripe_connect_account_id', 'stripe_connect_status']).where('id', '=', fx.connect.userId).executeTakeFirst(),
 });
+/**
+ * The platform bank's details (as ach.routes.test.ts has them). With them the app's ACH provider
+ * records NACHA file entries instead of paying through the embedded provider, and the admin's
+ * file route has a file to give; that is all they change, and nothing here runs the payout run,
+ * so every other row answers as it did without them.
+ */
+const NACHA = {
+  NACHA_IMMEDIATE_DESTINATION: '021000021',
+  NACHA_IMMEDIATE_ORIGIN: '1987654321',
+  NACHA_COMPANY_NAME: 'FrameMerch',
+  NACHA_COMPANY_ID: '1987654321',
+  NACHA_ODFI: '02100002',
+};
+/** A's bank account, saved through the payment setup in beforeAll (the NACHA file holds its full numbers). */
+const A_BANK = { routing: '021000021', account: '000123456789' };
+
+/**
+ * An ACH payout of the creator's for the period, sent as the run's second phase sends one: the
+ * payouts row (pending), the creator's saved bank account opened, the entry recorded by the
+ * app's NACHA provider, and the payout moved to processing under the entry's trace number. (Not
+ * the run itself: it would pay A's earnings too, and the portal and statement rows read those.)
+ */
+async function achPayout(userId: string, period: string, amountCents: number): Promise<{ id: string; trace: string }> {
+  const fee = 60;
+  const { id } = await t.db
+    .insertInto('payouts')
+    .values({ user_id: userId, amount_cents: amountCents, fee_cents: fee, method: 'ach', period, payout_date: period })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const bank = await bankAccountOf(t.db, t.sealedValues, userId);
+  if (!bank) throw new Error(`creator ${userId} has no bank account saved`);
+  const sent = await t.app.payoutProviders.nacha!.submit({
+    payoutId: id,
+    idempotencyKey: payoutIdempotencyKey(userId, period),
+    userId,
+    period,
+    amountCents: amountCents - fee,
+    currency: 'USD',
+    destination: { method: 'ach', ...bank },
+  });
+  expect(sent.status).toBe('processing');
+  expect(await recordPayoutOutcome({ db: t.db }, id, 'processing', { providerReference: sent.providerReference })).toMatchObject({ applied: true, status: 'processing' });
+  return { id, trace: sent.providerReference };
+}
+/** A period's NACHA entries and payouts, straight from the database. */
+const achState = async (period: string) => ({
+  entries: await t.db.selectFrom('nacha_entries').selectAll().where(sql<boolean>`period = ${period}::date`).orderBy('trace_number').execute(),
+  payouts: await t.db.selectFrom('payouts').selectAll().where('period', '=', period).orderBy('id').execute(),
+});
+/** A month (YYYY-MM) with no ACH payouts: no NACHA entries, so no file. */
+const noAchMonth = () => `2001-${String(randomInt(1, 13)).padStart(2, '0')}`;
+let throwawayAchMonths = 0;
+/** A month of its own (YYYY-MM) with one ACH payout, still processing, of a throwaway creator's: for a confirmation that is allowed. */
+async function throwawayAchMonth(): Promise<string> {
+  const month = `2019-${String(++throwawayAchMonths).padStart(2, '0')}`;
+  const creator = await payoutCreator(t.db, t.sealedValues, { method: 'ach' });
+  const { id } = await achPayout(creator, `${month}-01`, 9_000);
+  fx.achThrowaway = { period: `${month}-01`, payoutId: id };
+  return month;
+}
+
 const trackingNeighbour = (n: string, step: number) => `FM${String(Number(n.slice(2)) + step).padStart(12, '0')}`;
 
 const newSlugFor = (as: Actor) => `renamed${as.toLowerCase()}${hex(2)}`;
@@ -1022,6 +1090,75 @@ const TABLE: Row[] = [
       expect(res.body).not.toContain(',payout,');
     },
   },
+
+  // ACH payouts by NACHA file, admins only. A period's payouts belong to the creators paid in it,
+  // but its file holds the full bank numbers of every one of them: not even a payee may download it
+  // (A, the owner here, gets the role check's 403 like everyone but the admin), nor confirm it.
+  {
+    kind: 'object',
+    method: 'GET',
+    url: '/api/admin/payouts/ach/:period',
+    object: "last month's NACHA file (A's ACH payout)",
+    owner: 'A',
+    may: ['admin'],
+    ref: () => fx.ach.month,
+    absent: noAchMonth,
+    build: (month) => ({ url: `/api/admin/payouts/ach/${month}` }),
+    allowed: async (res) => {
+      expect(res.headers['content-type']).toMatch(/^text\/plain/);
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.headers['content-disposition']).toBe(`attachment; filename="framemerch-ach-${fx.ach.month}.txt"`);
+      // A NACHA file: 94-character records from the file header (1) to the file control and its nines (9), in blocks of 10.
+      const records = res.body.split('\n');
+      expect(records.pop()).toBe('');
+      expect(records.length % 10).toBe(0);
+      for (const r of records) expect(r).toHaveLength(94);
+      expect(records[0]![0]).toBe('1');
+      expect(records.at(-1)![0]).toBe('9');
+      // Its one entry is A's payout: A's full numbers (for the bank), under the payout's trace number.
+      const entries = records.filter((r) => r.startsWith('6'));
+      expect(entries).toHaveLength(1);
+      expect(entries[0]!.slice(3, 12)).toBe(A_BANK.routing);
+      expect(entries[0]!.slice(12, 29).trim()).toBe(A_BANK.account);
+      expect(entries[0]!.slice(79)).toBe(fx.ach.trace);
+      // `absent` names nothing: a month without ACH payouts has no file (404, as the table expects for a missing object).
+      const none = await send('admin', { url: `/api/admin/payouts/ach/${noAchMonth()}` });
+      expect(none.statusCode, none.body).toBe(404);
+      expect(none.json().code).toBe('NOT_FOUND');
+    },
+  },
+  {
+    kind: 'object',
+    method: 'POST',
+    url: '/api/admin/payouts/ach/:period/confirm',
+    object: "confirming the upload of last month's NACHA file (A's ACH payout)",
+    owner: 'A',
+    may: ['admin'],
+    // The admin confirms a throwaway month's file (another creator's payout): A's stays processing, its file as it was.
+    ref: (_as, allowed) => (allowed ? throwawayAchMonth() : fx.ach.month),
+    absent: noAchMonth,
+    build: (month) => ({ method: 'POST', url: `/api/admin/payouts/ach/${month}/confirm` }),
+    // Confirming a month without ACH payouts is not a 404: the route answers 200 { success: true,
+    // confirmed: 0 } (it confirms what is there: nothing), so that is what a refusal would have to
+    // look like. No actor here reaches that comparison: the role check admits the admin alone, who
+    // may; everyone else gets 401/403 from it, and `state` shows their confirmation changed nothing.
+    deniedStatus: 200,
+    state: () => achState(fx.ach.period),
+    allowed: async (res) => {
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.json()).toEqual({ success: true, confirmed: 1 });
+      const paid = await achState(fx.achThrowaway.period);
+      expect(paid.payouts.map((p) => [p.id, p.status])).toEqual([[fx.achThrowaway.payoutId, 'paid']]);
+      expect(paid.entries.map((e) => e.status)).toEqual(['paid']);
+      const kept = await achState(fx.ach.period);
+      expect(kept.payouts.map((p) => [p.id, p.status])).toEqual([[fx.ach.payoutId, 'processing']]);
+      expect(kept.entries.map((e) => [e.trace_number, e.status])).toEqual([[fx.ach.trace, 'processing']]);
+      // `absent` names nothing: a month without ACH payouts confirms none.
+      const none = await send('admin', { method: 'POST', url: `/api/admin/payouts/ach/${noAchMonth()}/confirm` });
+      expect(none.statusCode, none.body).toBe(200);
+      expect(none.json()).toEqual({ success: true, confirmed: 0 });
+    },
+  },
 ];
 
 function routeOf(row: Pick<Row, 'method' | 'url'>) {
@@ -1098,7 +1235,7 @@ async function runRow(row: Row, as: Actor): Promise<void> {
 }
 
 beforeAll(async () => {
-  t = await testApp({ config: await testConfig({ PUBLIC_URL: ORIGIN }) });
+  t = await testApp({ config: await testConfig({ PUBLIC_URL: ORIGIN, ...NACHA }) });
 
   // People. The same local part gives sequential slugs: maker, maker2, maker3, maker4.
   fx.people.A = await person('maker@a.example', 'Maker A', 'creator');
@@ -1170,7 +1307,7 @@ beforeAll(async () => {
   // A's payment setup, saved through the routes: a bank account, then PayPal chosen, and a payment email.
   fx.payouts = { paypal: `payee-a-${hex()}@example.com`, holder: `Holder A ${hex()}`, tax: `tax-a-${hex()}@example.com` };
   for (const [url, payload] of [
-    ['/api/payouts/method', { method: 'ach', routing_number: '021000021', account_number: '000123456789', holder_name: fx.payouts.holder, account_type: 'checking' }],
+    ['/api/payouts/method', { method: 'ach', routing_number: A_BANK.routing, account_number: A_BANK.account, holder_name: fx.payouts.holder, account_type: 'checking' }],
     ['/api/payouts/method', { method: 'paypal', paypal_email: fx.payouts.paypal }],
     ['/api/payouts/tax-info', { email: fx.payouts.tax }],
   ] as const) {
@@ -1192,6 +1329,16 @@ beforeAll(async () => {
     .insertInto('payouts')
     .values({ user_id: fx.people.A.id, amount_cents: fx.payout.amount, fee_cents: 30, method: 'paypal', period: `${fx.payout.month}-01`, payout_date: today, status: 'paid' })
     .execute();
+
+  // An ACH payout for A last month (a due period), to the bank account A saved, still processing:
+  // the entry of that period's NACHA file. Dated last month, it stays out of this month's statement
+  // and after this month's payout in the portal.
+  const thisPeriod = periodAt(new Date());
+  const last = new Date(Date.parse(`${thisPeriod}T00:00:00Z`));
+  last.setUTCMonth(last.getUTCMonth() - 1);
+  const lastPeriod = last.toISOString().slice(0, 10);
+  const achMade = await achPayout(fx.people.A.id, lastPeriod, 43_200 + randomInt(10, 99));
+  fx.ach = { period: lastPeriod, month: lastPeriod.slice(0, 7), payoutId: achMade.id, trace: achMade.trace };
 
   // Two messages in the development mailbox, each with its own link.
   const mail = async (as: 'C' | 'anonymous', email: string, ip: string) => {

@@ -4,10 +4,14 @@ import path from 'node:path';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-export function startServer(env: Record<string, string>): ChildProcess {
+/**
+ * `output: 'pipe'` hands the server's stdout and stderr (its log) to the caller as child.stdout and
+ * child.stderr, which it must then read; by default they are dropped.
+ */
+export function startServer(env: Record<string, string>, opts: { output?: 'ignore' | 'pipe' } = {}): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'api/server.ts')], {
     cwd: ROOT,
-    stdio: 'ignore',
+    stdio: opts.output === 'pipe' ? ['ignore', 'pipe', 'pipe'] : 'ignore',
     env: { ...process.env, WEB_DIST: 'none', LOG_LEVEL: 'silent', ...env },
   });
 }

@@ -41,13 +41,17 @@ import {
 } from './studio.ts';
 import { newestCreatorsRoute } from './creators.ts';
 import { healthRoute } from './health.ts';
+import { advanceAppClockRoute, appClockRoute } from './clock.ts';
 import { mediaRoute } from './media.ts';
 import { paymentMethodsRoute, paymentPortalRoute, payoutSetupRoute, payoutStatementRoute, runPayoutsRoute, savePayoutMethodRoute, saveTaxInfoRoute } from './payouts.ts';
+import { achFileRoute, confirmAchUploadRoute } from './payouts.ts';
 import { connectOnboardingPageRoute, connectOnboardingSubmitRoute, paypalPayoutsWebhookRoute, stripeConnectWebhookRoute } from './payouts.ts';
 import { feedRoute, videoRoute } from './videos.ts';
 
 export const API_ROUTES = [
   healthRoute,
+  appClockRoute,
+  advanceAppClockRoute,
   feedRoute,
   videoRoute,
   newestCreatorsRoute,
@@ -97,6 +101,8 @@ export const API_ROUTES = [
   savePayoutMethodRoute,
   saveTaxInfoRoute,
   runPayoutsRoute,
+  achFileRoute,
+  confirmAchUploadRoute,
   paymentPortalRoute,
   payoutStatementRoute,
   printfulWebhookRoute,

@@ -29,8 +29,7 @@ export const PAYOUT_MESSAGES = {
 
 /** Spec section 9: the card processor (Stripe Connect) serves these countries. */
 export const CARD_PROCESSOR_COUNTRIES = ['US', 'CA', 'GB', 'AU', 'DE', 'FR'] as const;
-/** Spec section 9: ACH routing numbers are 9 digits; an account number has at least 4 characters. */
-export const ACH_ROUTING_LENGTH = 9;
+/** Spec section 9: ACH routing numbers are 9 digits (with their ABA check digit: shared/bank.ts); an account number has at least 4 characters. */
 export const ACH_ACCOUNT_MIN_LENGTH = 4;
 export const ACH_ACCOUNT_MAX_LENGTH = 17;
 /** The default payout threshold (spec section 9: minimum $50). */
@@ -237,7 +236,7 @@ export const PaymentPortal = Type.Object(
     ready_for_payout: Type.Boolean(),
     /** The date of the latest paid payout. */
     last_payout_date: Type.Union([CalendarDate, Type.Null()]),
-    /** The coming 1st of the month (UTC); null when payouts are not set up. */
+    /** The coming 1st of the month (UTC) when the balance would be paid then (ready_for_payout); else null ('Not scheduled'). */
     next_payout_date: Type.Union([CalendarDate, Type.Null()]),
     /** Newest first, at most PORTAL_RECENT_EARNINGS. */
     recent_earnings: Type.Array(PortalEarning, { maxItems: PORTAL_RECENT_EARNINGS }),
@@ -278,6 +277,8 @@ export const payoutStatementRoute = defineRoute({
 
 export const PAYOUT_RUN_MESSAGES = {
   notDue: "That month's payout run is not due yet: the run of a month starts on its 1st (UTC) and pays the earnings made before it.",
+  achFileNotFound: 'That month has no ACH payouts to send by NACHA file, so there is no file to download.',
+  achNotConfigured: 'ACH payouts are not sent by NACHA file here (the NACHA_* settings are not configured), so there is no file to download.',
 } as const;
 
 /** A month as YYYY-MM (years 2000 to 2999). */
@@ -312,6 +313,51 @@ export const runPayoutsRoute = defineRoute({
     tags: ['payouts', 'admin'],
     body: Type.Object({ period: Type.String({ pattern: PAYOUT_RUN_PERIOD_PATTERN, description: 'YYYY-MM, not after the current month' }) }, { additionalProperties: false }),
     response: { 200: Type.Object({ success: Type.Literal(true), run: PayoutRunSummary }), ...errorReplies(400, 401, 403) },
+  },
+});
+
+/** The month of a NACHA file, as a path parameter (YYYY-MM, as the run's). */
+const AchPeriodParams = Type.Object(
+  { period: Type.String({ pattern: PAYOUT_RUN_PERIOD_PATTERN, description: 'YYYY-MM: the period whose run made the ACH payouts' }) },
+  { additionalProperties: false },
+);
+
+/**
+ * The period's ACH payouts as one NACHA file (PPD credits), for an admin to upload to the
+ * platform's bank. It holds the receivers' full bank numbers: it is never cached.
+ */
+export const achFileRoute = defineRoute({
+  method: 'GET',
+  url: '/api/admin/payouts/ach/:period',
+  access: 'admin',
+  schema: {
+    summary: "Downloads a period's ACH payouts as a NACHA file (PPD credits, 94-character records) to upload to the bank; the same payouts however often it is downloaded",
+    tags: ['payouts', 'admin'],
+    params: AchPeriodParams,
+    response: {
+      200: Type.String({ description: 'text/plain; an attachment named framemerch-ach-YYYY-MM.txt, never cached' }),
+      ...errorReplies(400, 401, 403, 404),
+    },
+  },
+});
+
+/** The admin uploaded the period's NACHA file to the bank: its ACH payouts still processing are paid. */
+export const confirmAchUploadRoute = defineRoute({
+  method: 'POST',
+  url: '/api/admin/payouts/ach/:period/confirm',
+  access: 'admin',
+  schema: {
+    summary: "Confirms that a period's NACHA file was uploaded to the bank: its ACH payouts still processing are paid (and their creators emailed); safe to repeat",
+    tags: ['payouts', 'admin'],
+    params: AchPeriodParams,
+    response: {
+      200: Type.Object({
+        success: Type.Literal(true),
+        /** The entries this confirmation marked paid (0 when repeated). */
+        confirmed: Type.Integer({ minimum: 0 }),
+      }),
+      ...errorReplies(400, 401, 403),
+    },
   },
 });
 

@@ -128,7 +128,8 @@ export async function nachaFileFor(
  * The admin uploaded the period's file to the bank: each entry still processing is paid. Its
  * PayoutEvent (id `nacha:<trace>:paid`) is handed to `apply` first and the entry marked after,
  * so a confirmation cut short and repeated hands the same events again (applied once by the
- * payouts module). Answers the events handed on.
+ * payouts module). Answers the events of the entries this call marked paid (two confirmations at
+ * once may both hand an event on, but only one counts its entry).
  */
 export async function confirmNachaUpload(db: Kysely<DB>, period: string, apply: PayoutEventSink, now: Date = new Date()): Promise<PayoutEvent[]> {
   const waiting = (await nachaEntriesOfPeriod(db, checkPeriod(period))).filter((r) => r.status === 'processing');
@@ -142,8 +143,7 @@ export async function confirmNachaUpload(db: Kysely<DB>, period: string, apply: 
       occurredAt: now,
     };
     await apply(event);
-    await markNachaEntryPaid(db, r.trace_number, now);
-    events.push(event);
+    if (await markNachaEntryPaid(db, r.trace_number, now)) events.push(event);
   }
   return events;
 }

@@ -14,6 +14,7 @@
  * of the entries' receiving DFI ids (the routing numbers' first 8 digits), its last 10 digits.
  * A trace number is the ODFI's 8 digits and a 7-digit sequence number.
  */
+import { abaChecksumValid } from '../../../shared/bank.ts';
 import type { PayoutRequest } from './provider.ts';
 
 export const RECORD_LENGTH = 94;
@@ -27,14 +28,7 @@ export class NachaError extends Error {
   override name = 'NachaError';
 }
 
-/** The ABA check: 3, 7, 1 weights over the 9 digits sum to a multiple of 10. */
-export function abaChecksumValid(routingNumber: string): boolean {
-  if (!/^[0-9]{9}$/.test(routingNumber)) return false;
-  const weights = [3, 7, 1, 3, 7, 1, 3, 7, 1];
-  let sum = 0;
-  for (let i = 0; i < 9; i++) sum += Number(routingNumber[i]) * weights[i]!;
-  return sum % 10 === 0;
-}
+export { abaChecksumValid };
 
 /** The check digit the first 8 digits of a routing number call for. */
 export function abaCheckDigit(first8: string): number {

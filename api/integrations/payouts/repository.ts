@@ -215,6 +215,13 @@ export function nachaEntriesOfPeriod(db: Db, period: string): Promise<NachaEntry
     .execute();
 }
 
-export async function markNachaEntryPaid(db: Db, traceNumber: string, at: Date): Promise<void> {
-  await db.updateTable('nacha_entries').set({ status: 'paid', confirmed_at: at }).where('trace_number', '=', traceNumber).where('status', '=', 'processing').execute();
+/** Marks an entry still processing paid; answers whether this call did (false when another already had). */
+export async function markNachaEntryPaid(db: Db, traceNumber: string, at: Date): Promise<boolean> {
+  const r = await db
+    .updateTable('nacha_entries')
+    .set({ status: 'paid', confirmed_at: at })
+    .where('trace_number', '=', traceNumber)
+    .where('status', '=', 'processing')
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
 }

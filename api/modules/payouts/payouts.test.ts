@@ -188,13 +188,23 @@ describe('PUT /api/payouts/method: validation', () => {
     },
   );
 
-  it.each(['', '12345678', '1234567890', '02100002a', '021.000.021', '021_000_021', '０２１０００021', '021000021x'])('routing number %j', async (routing) => {
+  // '123456789' and '021000022' are 9 digits whose ABA check digit is wrong (a mistyped digit).
+  it.each(['', '12345678', '1234567890', '123456789', '021000022', '02100002a', '021.000.021', '021_000_021', '０２１０００021', '021000021x'])('routing number %j', async (routing) => {
     refusedWith(await saveMethod(me, ach({ routing_number: routing })), PAYOUT_MESSAGES.routingNumber);
     await unchanged();
   });
 
-  it.each(['', '123', '1 2 3', 'abcd', '1234-5678', '12345678901234567x', '123456789012345678'])('account number %j', async (account) => {
+  it.each(['', '123', '1 2 3', 'abcd', '1234.5678', '12345678901234567x', '123456789012345678'])('account number %j', async (account) => {
     refusedWith(await saveMethod(me, ach({ account_number: account })), PAYOUT_MESSAGES.accountNumber);
+    await unchanged();
+  });
+
+  it('refuses bank numbers sent as JSON numbers, which would lose digits on the way to text', async () => {
+    // Sent as raw JSON, as a client that writes the number itself would (a JavaScript number could not hold it).
+    const raw = JSON.stringify({ ...ach(), account_number: 0 }).replace('"account_number":0', '"account_number":98765432109876543');
+    refusedWith(await as(me, { method: 'PUT', url: '/api/payouts/method', payload: raw, headers: { 'content-type': 'application/json' } }), PAYOUT_MESSAGES.accountNumber);
+    refusedWith(await saveMethod(me, { ...ach(), account_number: 12345678 }), PAYOUT_MESSAGES.accountNumber);
+    refusedWith(await saveMethod(me, { ...ach(), routing_number: 21000021 }), PAYOUT_MESSAGES.routingNumber);
     await unchanged();
   });
 
@@ -258,7 +268,7 @@ describe('PUT /api/payouts/method: saving', () => {
     await t.db.updateTable('users').set({ bank_account_verified: true }).where('id', '=', me.user.id).execute();
     const routing = '021000021';
     const account = '000123456789';
-    const res = await saveMethod(me, ach({ routing_number: ' 021-000 021 ', account_number: '0001 2345 6789', holder_name: '  Pat Payee ', account_type: 'savings' }));
+    const res = await saveMethod(me, ach({ routing_number: ' 021-000 021 ', account_number: '0001 2345-6789', holder_name: '  Pat Payee ', account_type: 'savings' }));
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({
       success: true,

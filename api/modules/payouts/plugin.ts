@@ -1,5 +1,6 @@
 /**
- * The payouts module in the app: its routes (methods, setup, portal, webhooks, the admin's run)
+ * The payouts module in the app: its routes (methods, setup, portal, webhooks, the admin's run
+ * and NACHA file)
  * and the monthly run's job. Payouts are sent through app.payoutProviders (integrations/payouts:
  * PayPal, Stripe Connect and NACHA where configured, else the embedded payout provider). When
  * the composition root has not registered them, this plugin does, before the routes, so the
@@ -9,6 +10,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import { payoutProvidersPlugin } from '../../integrations/payouts/index.ts';
+import achRoutes from './ach.routes.ts';
 import { registerPayoutJobs } from './jobs.ts';
 import routes from './routes.ts';
 import runRoutes from './run.routes.ts';
@@ -16,14 +18,15 @@ import { applyPayoutEvent, type PayoutRunDeps, type ProviderFor } from './run.ts
 
 export interface PayoutsPluginOptions {
   providerFor?: ProviderFor;
-  /** The app's clock (tests and the embedded providers' test clock); the system clock by default. */
+  /** A clock of the test's own; app.clock (the system's, or the TEST_CLOCK an admin moves) by default. */
   now?: () => Date;
 }
 
 const payouts: FastifyPluginAsync<PayoutsPluginOptions> = async (app, opts) => {
-  const outcomes = { db: app.db, publicUrl: app.config.publicUrl, now: opts.now, log: (line: string) => app.log.debug(line) };
+  const now = opts.now ?? (() => app.clock.now());
+  const outcomes = { db: app.db, publicUrl: app.config.publicUrl, now, log: (line: string) => app.log.debug(line) };
   if (!opts.providerFor && !app.hasDecorator('payoutProviders')) {
-    await app.register(payoutProvidersPlugin, { applyAchEvent: (event) => applyPayoutEvent(outcomes, event), now: opts.now });
+    await app.register(payoutProvidersPlugin, { applyAchEvent: (event) => applyPayoutEvent(outcomes, event), now });
   }
   const deps: PayoutRunDeps = {
     ...outcomes,
@@ -31,8 +34,9 @@ const payouts: FastifyPluginAsync<PayoutsPluginOptions> = async (app, opts) => {
     providerFor: opts.providerFor ?? ((method) => app.payoutProviders(method)),
   };
   registerPayoutJobs(app, deps);
-  await app.register(routes, { now: opts.now });
+  await app.register(routes, { now });
   await app.register(runRoutes, { deps });
+  await app.register(achRoutes, { deps, origin: app.config.nacha });
 };
 
 /** Not encapsulated: app.payoutProviders, when this plugin registers it, is the app's. */

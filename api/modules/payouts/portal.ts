@@ -88,14 +88,16 @@ export async function paymentPortal(db: Kysely<DB>, userId: string, now: Date = 
   const payouts = await repo.latestPayouts(db, userId, PORTAL_RECENT_PAYOUTS);
   const lastPayoutDate = await repo.lastPaidPayoutDate(db, userId);
   const setUp = isPayoutSetUp(setup);
+  const ready = setUp && balance.pendingCents >= setup.payout_threshold_cents;
   return {
     setup,
     total_earnings_cents: balance.totalCents,
     pending_payout_cents: balance.pendingCents,
     payout_threshold_cents: setup.payout_threshold_cents,
-    ready_for_payout: setUp && balance.pendingCents >= setup.payout_threshold_cents,
+    ready_for_payout: ready,
     last_payout_date: lastPayoutDate,
-    next_payout_date: setUp ? comingFirstOfMonth(now) : null,
+    // A payout is scheduled only for a balance the run of the 1st would pay; below the minimum it is not.
+    next_payout_date: ready ? comingFirstOfMonth(now) : null,
     recent_earnings: earnings.map(toPortalEarning),
     recent_payouts: payouts.map(toPortalPayout),
   };

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { paymentMethodsRoute, payoutSetupRoute, savePayoutMethodRoute, saveTaxInfoRoute } from '../../../shared/schemas/payouts.ts';
+import { PAYOUT_MESSAGES, paymentMethodsRoute, payoutSetupRoute, savePayoutMethodRoute, saveTaxInfoRoute } from '../../../shared/schemas/payouts.ts';
+import { AppError } from '../../platform/http/errors.ts';
 import { applyConnectAccountUpdate, payoutSetup, paymentMethods, savePayoutMethod, saveTaxInfo } from './service.ts';
 import portalRoutes from './portal.routes.ts';
 import webhookRoutes from './webhooks.routes.ts';
@@ -32,6 +33,14 @@ const payouts: FastifyPluginAsyncTypebox<PayoutRoutesOptions> = async (app, opts
 
   app.route({
     ...savePayoutMethodRoute,
+    // Bank numbers come as text: a JSON number would be coerced to a string after losing digits
+    // past 2^53 (98765432109876543 saved as ...540), so it is refused before the schema sees it.
+    preValidation: async (request) => {
+      const body = request.body as Record<string, unknown> | null;
+      if (body === null || typeof body !== 'object') return;
+      if ('routing_number' in body && typeof body.routing_number !== 'string') throw AppError.badRequest(PAYOUT_MESSAGES.routingNumber);
+      if ('account_number' in body && typeof body.account_number !== 'string') throw AppError.badRequest(PAYOUT_MESSAGES.accountNumber);
+    },
     handler: async (request, reply) => {
       void reply.header('cache-control', 'private, no-store');
       const { setup, onboardingUrl } = await savePayoutMethod(app.db, app.sealedValues, request.user!.id, request.body, connect());

@@ -15,12 +15,12 @@ import type { Kysely } from 'kysely';
 import {
   ACH_ACCOUNT_MAX_LENGTH,
   ACH_ACCOUNT_MIN_LENGTH,
-  ACH_ROUTING_LENGTH,
   PAYOUT_MESSAGES,
   type PaymentMethodOption,
   type PayoutSetup,
   type SavePayoutMethodBody,
 } from '../../../shared/schemas/payouts.ts';
+import { abaChecksumValid, bankDigits } from '../../../shared/bank.ts';
 import type { ConnectAccountUpdate, ConnectOnboarder } from '../../integrations/payouts/index.ts';
 import type { DB } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/http/errors.ts';
@@ -51,7 +51,6 @@ export interface ConnectOnboardingDeps {
 /** A basic address pattern: something, @, something, a dot, something; no spaces. */
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const EMAIL_MAX_LENGTH = 320;
-const ROUTING = new RegExp(`^[0-9]{${ACH_ROUTING_LENGTH}}$`);
 const ACCOUNT = new RegExp(`^[0-9]{${ACH_ACCOUNT_MIN_LENGTH},${ACH_ACCOUNT_MAX_LENGTH}}$`);
 
 function checkedEmail(value: string, message: string): string {
@@ -60,16 +59,16 @@ function checkedEmail(value: string, message: string): string {
   return email;
 }
 
-/** 9 digits; spaces and dashes typed between them are dropped, anything else is refused. */
+/** 9 digits with a right ABA check digit; spaces and dashes typed between them are dropped, anything else is refused. */
 export function checkedRoutingNumber(value: string): string {
-  const digits = value.replace(/[\s-]/g, '');
-  if (!ROUTING.test(digits)) throw AppError.badRequest(PAYOUT_MESSAGES.routingNumber);
+  const digits = bankDigits(value);
+  if (!abaChecksumValid(digits)) throw AppError.badRequest(PAYOUT_MESSAGES.routingNumber);
   return digits;
 }
 
-/** 4 to 17 digits; spaces typed between them are dropped, anything else is refused. */
+/** 4 to 17 digits; spaces and dashes typed between them are dropped, anything else is refused. */
 export function checkedAccountNumber(value: string): string {
-  const digits = value.replace(/\s/g, '');
+  const digits = bankDigits(value);
   if (!ACCOUNT.test(digits)) throw AppError.badRequest(PAYOUT_MESSAGES.accountNumber);
   return digits;
 }

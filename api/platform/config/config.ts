@@ -3,6 +3,7 @@
  * reported together, so a misconfigured start says everything that is wrong at once.
  */
 import path from 'node:path';
+import { abaChecksumValid } from '../../../shared/bank.ts';
 import { parseKeyList, type KeyRing } from '../crypto/sealed-values.ts';
 
 export interface Config {
@@ -66,6 +67,11 @@ export interface Config {
   nacha: { immediateDestination: string; immediateOrigin: string; companyName: string; companyId: string; odfi: string } | null;
   /** How long the embedded payout provider takes per processing day of a method (EMBEDDED_PAYOUT_SETTLE_MS). */
   embeddedPayoutSettleMs: number;
+  /**
+   * Whether an admin may move the app's clock forward (TEST_CLOCK), to reach a payout period's
+   * 1st in a test; only with the embedded payment and payout providers.
+   */
+  testClock: boolean;
 }
 
 export class ConfigError extends Error {
@@ -76,13 +82,6 @@ export class ConfigError extends Error {
 }
 
 type Env = Record<string, string | undefined>;
-
-/** A 9-digit ABA routing number whose check digit is right (weights 3, 7, 1). */
-function abaRoutingNumber(value: string): boolean {
-  if (!/^[0-9]{9}$/.test(value)) return false;
-  const w = [3, 7, 1, 3, 7, 1, 3, 7, 1];
-  return [...value].reduce((sum, d, i) => sum + Number(d) * w[i]!, 0) % 10 === 0;
-}
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -275,18 +274,22 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     const companyName = (env.NACHA_COMPANY_NAME ?? '').trim().toUpperCase();
     const companyId = (env.NACHA_COMPANY_ID ?? '').trim();
     const odfi = (env.NACHA_ODFI ?? '').trim();
-    if (env.NACHA_IMMEDIATE_DESTINATION && !abaRoutingNumber(destination)) {
+    if (env.NACHA_IMMEDIATE_DESTINATION && !abaChecksumValid(destination)) {
       problems.push('NACHA_IMMEDIATE_DESTINATION must be the 9-digit routing number of the bank the files go to (its check digit right)');
     }
     if (env.NACHA_IMMEDIATE_ORIGIN && !/^[0-9]{9,10}$/.test(origin)) problems.push('NACHA_IMMEDIATE_ORIGIN must be 9 or 10 digits (as the bank assigned it)');
     if (env.NACHA_COMPANY_NAME && !/^[A-Z0-9 &.,'-]{1,16}$/.test(companyName)) problems.push('NACHA_COMPANY_NAME must be 1 to 16 letters, digits, spaces or & . , \' -');
     if (env.NACHA_COMPANY_ID && !/^[A-Z0-9]{1,10}$/i.test(companyId)) problems.push('NACHA_COMPANY_ID must be 1 to 10 letters or digits (as the bank assigned it)');
-    if (env.NACHA_ODFI && !(/^[0-9]{8}$/.test(odfi) || abaRoutingNumber(odfi))) {
+    if (env.NACHA_ODFI && !(/^[0-9]{8}$/.test(odfi) || abaChecksumValid(odfi))) {
       problems.push("NACHA_ODFI must be the platform bank's routing number (9 digits, its check digit right) or its first 8 digits");
     }
     nacha = { immediateDestination: destination, immediateOrigin: origin, companyName, companyId: companyId.toUpperCase(), odfi: odfi.slice(0, 8) };
   }
   const embeddedPayoutSettleMs = wholeMs('EMBEDDED_PAYOUT_SETTLE_MS', 60_000, 10, 86_400_000);
+  const testClock = bool(env, 'TEST_CLOCK', false, problems);
+  if (testClock && (stripe || paypal || stripeConnect || nacha)) {
+    problems.push('TEST_CLOCK works only with the embedded payment and payout providers: unset it, or the Stripe, PayPal and NACHA settings');
+  }
 
   const webDistRaw = env.WEB_DIST ?? 'dist/web';
   const config: Config = {
@@ -318,6 +321,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     stripeConnect,
     nacha,
     embeddedPayoutSettleMs,
+    testClock,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -20,6 +20,12 @@ describe('loadConfig', () => {
     expect(loadConfig({ CHECKOUT_LIMIT_LOOPBACK: 'false' }).checkoutLimitLoopback).toBe(false);
     expect(() => loadConfig({ CHECKOUT_LIMIT_LOOPBACK: 'sometimes' })).toThrow(/CHECKOUT_LIMIT_LOOPBACK must be true or false/);
   });
+  it('moves the clock only with TEST_CLOCK, and only with the embedded payment and payout providers', () => {
+    expect(loadConfig({}).testClock).toBe(false);
+    expect(loadConfig({ TEST_CLOCK: 'true' }).testClock).toBe(true);
+    expect(() => loadConfig({ TEST_CLOCK: 'true', STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x' })).toThrow(/TEST_CLOCK works only with the embedded/);
+    expect(() => loadConfig({ TEST_CLOCK: 'true', PAYPAL_CLIENT_ID: 'id', PAYPAL_CLIENT_SECRET: 's', PAYPAL_WEBHOOK_ID: 'w' })).toThrow(/TEST_CLOCK works only with the embedded/);
+  });
   it('lists every problem at once', () => {
     let err: unknown;
     try {

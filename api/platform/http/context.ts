@@ -1,5 +1,5 @@
 /**
- * Decorates the app with its technology parts (database, storage, catalogue, sealed values),
+ * Decorates the app with its technology parts (database, storage, catalogue, sealed values, clock),
  * created outside so the server and the tests choose them, and with which background loops run;
  * the app closes the database with itself.
  */
@@ -11,6 +11,7 @@ import type { Config } from '../config/config.ts';
 import type { Database } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
 import { ReadCache } from '../cache/read-cache.ts';
+import { AppClock } from '../clock/app-clock.ts';
 import { openSealedValues } from '../crypto/key-file.ts';
 import type { SealedValues } from '../crypto/sealed-values.ts';
 import type { ObjectStorage } from '../storage/object-storage.ts';
@@ -51,6 +52,8 @@ declare module 'fastify' {
     catalogue: Catalogue;
     readCache: ReadCache;
     sealedValues: SealedValues;
+    /** The app's clock (see platform/clock): the system's, or a test clock an admin moves forward. */
+    clock: AppClock;
   }
 }
 
@@ -64,6 +67,7 @@ async function context(app: FastifyInstance, ctx: AppContext & { background: Bac
   app.decorate('catalogue', ctx.catalogue);
   app.decorate('readCache', new ReadCache(ctx.config.readCacheMs));
   app.decorate('sealedValues', sealedValues);
+  app.decorate('clock', new AppClock(ctx.config.testClock));
   if (ctx.ownsDatabase) app.addHook('onClose', async () => ctx.database.close());
 }
 

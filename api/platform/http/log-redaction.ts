@@ -1,13 +1,13 @@
 /**
  * What the request log may say about a request. URLs carry secrets: the order page's and a mail
  * message's token, sign-in codes and state, the print shop webhook's token, checkout session ids
- * (which open the success page and, through it, the order's link), and addresses typed into
- * forms. Their values are replaced by a mark, so a log can be read or shared without giving
+ * (which open the success page and, through it, the order's link), and addresses and bank
+ * numbers typed into forms. Their values are replaced by a mark, so a log can be read or shared without giving
  * access to anyone's order or mail.
  */
 
 /** Query parameters whose value is a secret or an address, whatever the value looks like. */
-const SECRET_PARAM = /^(token|code|code_verifier|state|session_id|email|password|secret|signature|key)$|_(token|secret)$/i;
+const SECRET_PARAM = /^(token|code|code_verifier|state|session_id|email|password|secret|signature|key|tax_id)$|_(token|secret)$|^(account|routing)(_?number)?$/i;
 /** Checkout session ids, in a path (/pay/{id}, /api/checkout/sessions/{id}) or anywhere else. */
 const SESSION_ID = /\bcs_[A-Za-z0-9_]+/g;
 export const REDACTED = '[redacted]';

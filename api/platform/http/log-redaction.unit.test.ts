@@ -15,6 +15,9 @@ describe('redactUrl', () => {
       ['/search?q=someone%40example.com', '/search?q=[redacted]'],
       ['/api/x?Access_Token=1&TOKEN=2', '/api/x?Access_Token=[redacted]&TOKEN=[redacted]'],
       ['/api/x?token=%E0%A4%A', '/api/x?token=[redacted]'],
+      // A payout form sent without JavaScript puts its bank numbers in the query.
+      ['/payment-setup?routing_number=021000021&account_number=000123456789&holder_name=Pat', '/payment-setup?routing_number=[redacted]&account_number=[redacted]&holder_name=Pat'],
+      ['/x?ACCOUNT=1234&routingNumber=5&tax_id=a', '/x?ACCOUNT=[redacted]&routingNumber=[redacted]&tax_id=[redacted]'],
       ['/api/product/browse?category=mugs&page=2', '/api/product/browse?category=mugs&page=2'],
       ['/api/videos', '/api/videos'],
     ];

@@ -5,11 +5,11 @@
 import {
   ACH_ACCOUNT_MAX_LENGTH,
   ACH_ACCOUNT_MIN_LENGTH,
-  ACH_ROUTING_LENGTH,
   PAYOUT_MESSAGES,
   type PayoutMethodName,
   type SavePayoutMethodBody,
 } from '../../../shared/schemas/payouts.ts';
+import { abaChecksumValid, bankDigits } from '../../../shared/bank.ts';
 
 export type AccountType = 'checking' | 'savings';
 
@@ -46,13 +46,9 @@ export function isValidEmail(value: string): boolean {
   return EMAIL.test(value.trim());
 }
 
-/** Bank numbers as people write them ('021 000-021'), without the spaces and dashes. */
-export function bankDigits(value: string): string {
-  return value.replace(/[\s-]/g, '');
-}
-
+/** 9 digits whose ABA check digit is right, so a mistyped digit is caught before the payout fails. */
 export function isValidRoutingNumber(value: string): boolean {
-  return new RegExp(`^\\d{${ACH_ROUTING_LENGTH}}$`).test(bankDigits(value));
+  return abaChecksumValid(bankDigits(value));
 }
 
 export function isValidAccountNumber(value: string): boolean {
