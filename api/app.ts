@@ -35,6 +35,7 @@ import { mailRoutes } from './modules/mail/index.ts';
 import { catalogueRoutes, printRoutes, productRoutes } from './modules/merch/index.ts';
 import { payoutRoutes } from './modules/payouts/index.ts';
 import { jobsPlugin as jobs, ordersRoutes as fulfilmentWebhookRoutes } from './modules/orders/index.ts';
+import { subscriptionRoutes } from './modules/subscriptions/index.ts';
 import { videoRoutes } from './modules/videos/index.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,100}$/;
@@ -106,6 +107,7 @@ async function framemerch(fastify: FastifyInstance, ctx: AppPluginOptions) {
   await fastify.register(webhookRoutes);
   await fastify.register(analyticsRoutes);
   await fastify.register(payoutRoutes);
+  await fastify.register(subscriptionRoutes);
   await fastify.register(fulfilmentWebhookRoutes);
   await fastify.register(web, { dist: ctx.config.webDist });
 }

@@ -1,5 +1,7 @@
 /**
- * Rotates the key bank details are sealed with, and re-encrypts every sealed value under it.
+ * Rotates the key bank details are sealed with, and re-encrypts every sealed value under it (the
+ * users' bank details and the NACHA entries' receiver numbers: every column in
+ * api/platform/crypto/repository.ts SEALED_COLUMNS).
  * Reads the same configuration as the server (DATA_DIR, DATABASE_URL, PAYOUT_ENCRYPTION_KEYS).
  *
  * With the key file ($DATA_DIR/keys/payout-keys.json, no PAYOUT_ENCRYPTION_KEYS):
@@ -43,12 +45,15 @@ function summary(result: RotationResult): void {
     `Sealed values: ${report.seen} seen in ${report.batches} batch(es); ${report.rewrapped} re-encrypted under ${ring.current}, ` +
       `${report.current} already under it, ${report.failed.length} could not be opened.`,
   );
-  for (const f of report.failed) console.log(`  could not open users.${f.column} of user ${f.userId}: ${f.problem}`);
+  for (const f of report.failed) console.log(`  could not open ${f.table}.${f.column} of row ${f.rowId}: ${f.problem}`);
   const perKey = [...usage].map(([id, n]) => `${id || '(none)'}: ${n}`).join(', ');
   console.log(`Values per key now: ${perKey || 'none stored'}.`);
   if (retired.length > 0) console.log(`No value uses ${retired.join(', ')} any more: retired.`);
   const kept = [...ring.keys.keys()].filter((id) => id !== ring.current);
-  if (kept.length > 0) console.log(`Kept, still in use: ${kept.join(', ')} (run again to finish).`);
+  if (kept.length > 0) {
+    const why = report.failed.length > 0 ? 'a value that could not be opened keeps its key until it is mended or removed; ' : '';
+    console.log(`Kept, still in use: ${kept.join(', ')} (${why}run again to finish).`);
+  }
 }
 
 async function main() {
@@ -119,7 +124,7 @@ async function main() {
     await migrate(database.db);
     const progress: RewrapOptions = {
       batchSize,
-      afterBatch: ({ index, rows, updated }) => console.log(`  batch ${index}: ${rows} rows, ${updated} updated`),
+      afterBatch: ({ index, table, rows, updated }) => console.log(`  batch ${index} (${table}): ${rows} rows, ${updated} updated`),
     };
     if (ring) {
       console.log(`Re-encrypting sealed values under ${ring.current} (PAYOUT_ENCRYPTION_KEYS), ${batchSize} rows a batch.`);

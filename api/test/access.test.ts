@@ -141,6 +141,25 @@ const TABLE: Row[] = [
   // The embedded Stripe Connect onboarding page: an unknown link finds nothing (404), whoever asks.
   { method: 'GET', url: '/pay/connect/:token', needs: 'public', request: () => ({ url: '/pay/connect/nothinghere_nothinghere' }) },
   { method: 'POST', url: '/pay/connect/:token', needs: 'public', request: () => ({ method: 'POST', url: '/pay/connect/nothinghere_nothinghere', payload: 'decision=complete' }) },
+  // Subscriptions: the signed-in user's own. Each allowed caller opens a Pro checkout at the
+  // embedded provider (nothing is paid); unknown sessions find nothing (404); nobody here has a
+  // customer to manage (404).
+  { method: 'POST', url: '/api/subscriptions/checkout', needs: 'user', request: () => ({ method: 'POST', url: '/api/subscriptions/checkout', payload: { tier: 'pro' } }) },
+  { method: 'POST', url: '/api/subscriptions/activate', needs: 'user', request: () => ({ method: 'POST', url: '/api/subscriptions/activate', payload: { session_id: 'cs_test_nothinghere' } }) },
+  { method: 'GET', url: '/api/subscriptions/verify/:sessionId', needs: 'user', request: () => ({ url: '/api/subscriptions/verify/cs_test_nothinghere' }) },
+  { method: 'GET', url: '/api/subscriptions/me', needs: 'user', request: () => ({ url: '/api/subscriptions/me' }) },
+  { method: 'POST', url: '/api/subscriptions/manage', needs: 'user', request: () => ({ method: 'POST', url: '/api/subscriptions/manage' }) },
+  // A profile's tier is public; an unknown name is 404 'User not found', whoever asks.
+  { method: 'GET', url: '/api/users/:username/subscription', needs: 'public', request: () => ({ url: '/api/users/nobodyhere/subscription' }) },
+  // The embedded provider's subscription manage page: an unknown link finds nothing (404), whoever
+  // asks; its form, posted from this site, cancels nothing there (404).
+  { method: 'GET', url: '/pay/manage/:token', needs: 'public', request: () => ({ url: '/pay/manage/nothinghere_nothinghere' }) },
+  {
+    method: 'POST',
+    url: '/pay/manage/:token',
+    needs: 'public',
+    request: () => ({ method: 'POST', url: '/pay/manage/nothinghere_nothinghere', payload: 'action=cancel', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+  },
 ];
 
 let t: TestApp;
@@ -168,7 +187,11 @@ describe('the role table', () => {
         const opts = row.request(role === 'anonymous' ? null : { id: ids.get(role)! });
         // Deleting an account is tried on a stranger's id, so no test user is really deleted.
         if (row.url.endsWith('delete-account')) opts.url = `/api/users/${NO_USER}/delete-account`;
-        const headers: Record<string, string> = { host: 'localhost:3000', ...(opts.method && opts.method !== 'GET' ? { origin: ORIGIN } : {}) };
+        const headers: Record<string, string> = {
+          host: 'localhost:3000',
+          ...(opts.headers as Record<string, string> | undefined),
+          ...(opts.method && opts.method !== 'GET' ? { origin: ORIGIN } : {}),
+        };
         // A fresh session for each request, since one of the rows is logout.
         const session = role === 'anonymous' ? null : await createSession(t.db, ids.get(role)!, 1, {});
         const res = await t.app.inject({ ...opts, headers, ...(session ? { cookies: { [SESSION_COOKIE]: session.token } } : {}) });

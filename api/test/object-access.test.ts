@@ -5,7 +5,9 @@
  * and a rejected video (pending is listed, rejected is hidden from everyone), C bought merch made
  * from A's video (a paid order, so A has earnings), and a suspended creator S owns a video too.
  * ACH payouts go by NACHA file here (the NACHA_* settings): A has an ACH payout for last month,
- * still processing, in that period's file.
+ * still processing, in that period's file. A has a Pro trial (its row written as its events leave
+ * it); a throwaway creator subscribed to Pro at the embedded provider, through the routes, and its
+ * manage page's link (a capability, as /pay/:sessionId is) is tried as each actor.
  *
  * A row names the route (method and URL as API_ROUTES declares them), the object, its owner and
  * who may have it. For everyone else:
@@ -52,7 +54,7 @@ import { newKey } from '../platform/storage/object-storage.ts';
 import { ORIGIN } from './browser.ts';
 import { catalogueProduct, testCard, variantOf } from './checkout-support.ts';
 import { testApp, testConfig, type TestApp } from './harness.ts';
-import { payoutCreator } from './payout-support.ts';
+import { payoutCreator, TEST_NACHA_ENV } from './payout-support.ts';
 import { multipart, testMedia, uploadParts } from './upload-helpers.ts';
 
 type Actor = 'anonymous' | 'C' | 'B' | 'A' | 'admin';
@@ -136,6 +138,8 @@ const OBJECT_ROUTES = new Set([
   'PUT /api/payouts/tax-info',
   'GET /api/payouts/portal',
   'GET /api/payouts/statement',
+  'GET /api/subscriptions/me',
+  'POST /api/subscriptions/activate',
 ]);
 
 const hex = (n = 6) => randomBytes(n).toString('hex');
@@ -175,6 +179,14 @@ const fx = {
   achThrowaway: { period: '', payoutId: '' },
   /** A creator's Stripe Connect onboarding at the embedded provider: its link token (the capability) and account. */
   connect: { token: '', accountId: '', userId: '' },
+  /** A's Pro subscription (a trial), and the checkout session that started it, already processed. */
+  subscription: { sessionId: '', subscriptionId: '', customerId: '' },
+  /**
+   * A subscription at the embedded provider (a throwaway creator's, not A's: A's row above is the
+   * fixture the subscription rows read), and its manage page's link token (the capability); what
+   * manageState read once it was made.
+   */
+  manage: { token: '', subscriptionId: '', customerId: '', before: undefined as unknown },
   png: Buffer.alloc(0),
   pngDataUrl: '',
 };
@@ -255,13 +267,7 @@ const connectState = async () => ({
  * file route has a file to give; that is all they change, and nothing here runs the payout run,
  * so every other row answers as it did without them.
  */
-const NACHA = {
-  NACHA_IMMEDIATE_DESTINATION: '021000021',
-  NACHA_IMMEDIATE_ORIGIN: '1987654321',
-  NACHA_COMPANY_NAME: 'FrameMerch',
-  NACHA_COMPANY_ID: '1987654321',
-  NACHA_ODFI: '02100002',
-};
+const NACHA = TEST_NACHA_ENV;
 /** A's bank account, saved through the payment setup in beforeAll (the NACHA file holds its full numbers). */
 const A_BANK = { routing: '021000021', account: '000123456789' };
 
@@ -308,6 +314,34 @@ async function throwawayAchMonth(): Promise<string> {
   const { id } = await achPayout(creator, `${month}-01`, 9_000);
   fx.achThrowaway = { period: `${month}-01`, payoutId: id };
   return month;
+}
+
+/** A's subscription row and the processed checkout sessions, straight from the database. */
+const subscriptionState = async () => ({
+  row: await t.db.selectFrom('user_subscriptions').selectAll().where('user_id', '=', fx.people.A.id).executeTakeFirst(),
+  sessions: await t.db.selectFrom('subscription_checkout_sessions').selectAll().orderBy('session_id').execute(),
+});
+const subscriptionSessionId = () => `cs_test_${hex(12)}`;
+/** A well-formed manage-page token that names nothing. */
+const manageToken = () => randomBytes(24).toString('base64url');
+/** The embedded subscription behind the manage link, its customer (card), and the events about either. */
+const manageState = async () => {
+  const { subscriptionId, customerId } = fx.manage;
+  const events = await t.db.selectFrom('embedded_payment_events').select(['id', 'type', 'payload']).orderBy('id').execute();
+  return {
+    subscription: await t.db.selectFrom('embedded_subscriptions').selectAll().where('id', '=', subscriptionId).executeTakeFirst(),
+    customer: await t.db.selectFrom('embedded_customers').selectAll().where('id', '=', customerId).executeTakeFirst(),
+    events: events
+      .filter((e) => {
+        const o = (e.payload as { data: { object: Record<string, unknown> } }).data.object;
+        return o.id === subscriptionId || o.subscription === subscriptionId || o.id === customerId || o.customer === customerId;
+      })
+      .map((e) => `${e.id} ${e.type}`),
+  };
+};
+/** The manage page's form, posting an action. */
+function manageRequest(token: string, action: 'cancel' | 'resume'): Req {
+  return { method: 'POST', url: `/pay/manage/${token}`, payload: `action=${action}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } };
 }
 
 const trackingNeighbour = (n: string, step: number) => `FM${String(Number(n.slice(2)) + step).padStart(12, '0')}`;
@@ -716,6 +750,29 @@ const TABLE: Row[] = [
       build: (token) => connectRequest(token),
       state: connectState,
     },
+    {
+      kind: 'object',
+      method: 'GET',
+      url: '/pay/manage/:token',
+      object: `the neighbour (${step > 0 ? '+1' : '-1'}) of a subscriber's manage page link`,
+      owner: null,
+      may: NOBODY,
+      ref: () => neighbourId(fx.manage.token, step),
+      absent: manageToken,
+      build: (token) => ({ url: `/pay/manage/${token}` }),
+    },
+    {
+      kind: 'object',
+      method: 'POST',
+      url: '/pay/manage/:token',
+      object: `cancelling through the neighbour (${step > 0 ? '+1' : '-1'}) of a subscriber's manage page link`,
+      owner: null,
+      may: NOBODY,
+      ref: () => neighbourId(fx.manage.token, step),
+      absent: manageToken,
+      build: (token) => manageRequest(token, 'cancel'),
+      state: manageState,
+    },
   ]),
   {
     kind: 'object',
@@ -744,7 +801,9 @@ const TABLE: Row[] = [
     allowed: async (res) => {
       expect(res.statusCode).toBe(303);
       expect((await orderRow(fx.orders.c.id))?.status).toBe('paid');
-      expect(await t.db.selectFrom('embedded_payment_events').select('id').where('type', '=', 'checkout.session.completed').execute()).toHaveLength(2);
+      // The two orders' payments (the subscription's checkout, in subscription mode, is not one).
+      const completed = t.db.selectFrom('embedded_payment_events').select('id').where('type', '=', 'checkout.session.completed');
+      expect(await completed.where(sql<boolean>`payload->'data'->'object'->>'mode' = 'payment'`).execute()).toHaveLength(2);
     },
   },
   {
@@ -778,6 +837,45 @@ const TABLE: Row[] = [
       expect(state.account?.status).toBe('active');
       expect(state.events).toBe(1);
       expect(state.user).toMatchObject({ stripe_connect_account_id: fx.connect.accountId, stripe_connect_status: 'active' });
+    },
+  },
+  {
+    // The manage link is the capability (as Stripe's customer portal sessions are): whoever holds
+    // it sees the subscriber's page, the plan and the card's last 4 only. Its owner is the
+    // subscriber, a throwaway creator of its own (none of the actors), hence owner null here.
+    kind: 'object',
+    method: 'GET',
+    url: '/pay/manage/:token',
+    object: "a subscriber's manage page (their embedded subscription)",
+    owner: null,
+    may: EVERYONE,
+    ref: () => fx.manage.token,
+    absent: manageToken,
+    build: (token) => ({ url: `/pay/manage/${token}` }),
+    allowed: (res) => {
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toContain('ending in 4242');
+      expect(res.body).toContain('name="action" value="cancel"');
+      expect(res.body).not.toMatch(/4242[\s-]?4242[\s-]?4242[\s-]?4242/);
+    },
+  },
+  {
+    // Its form is allowed to whoever holds the link (from this site's page). Undoing a cancellation
+    // that was never asked changes nothing and announces nothing.
+    kind: 'object',
+    method: 'POST',
+    url: '/pay/manage/:token',
+    object: "undoing a cancellation on a subscriber's manage page (nothing to undo)",
+    owner: null,
+    may: EVERYONE,
+    ref: () => fx.manage.token,
+    absent: manageToken,
+    build: (token) => manageRequest(token, 'resume'),
+    state: manageState,
+    allowed: async (res) => {
+      expect(res.statusCode).toBe(303);
+      expect(res.headers.location).toBe(`/pay/manage/${fx.manage.token}?done=resume`);
+      expect(await manageState()).toEqual(fx.manage.before);
     },
   },
   {
@@ -1091,6 +1189,66 @@ const TABLE: Row[] = [
     },
   },
 
+  // Subscriptions: a checkout session is its own user's; anyone else presenting its id is answered
+  // as for a session the provider does not know (404). A's tier is public on A's profile only.
+  {
+    kind: 'object',
+    method: 'GET',
+    url: '/api/subscriptions/verify/:sessionId',
+    object: "A's processed subscription checkout",
+    owner: 'A',
+    may: ['A'],
+    ref: () => fx.subscription.sessionId,
+    absent: subscriptionSessionId,
+    build: (id) => ({ url: `/api/subscriptions/verify/${id}` }),
+    allowed: (res) => expect(res.json()).toMatchObject({ success: true, subscription_id: fx.subscription.subscriptionId, customer_id: fx.subscription.customerId }),
+  },
+  {
+    kind: 'object',
+    method: 'POST',
+    url: '/api/subscriptions/activate',
+    object: "activating A's subscription checkout (with A's id and a tier in the body)",
+    owner: 'A',
+    may: ['A'],
+    ref: () => fx.subscription.sessionId,
+    absent: subscriptionSessionId,
+    build: (id) => ({ method: 'POST', url: '/api/subscriptions/activate', payload: { session_id: id, user_id: fx.people.A.id, tier: 'pro', status: 'active' } }),
+    state: subscriptionState,
+    allowed: (res) => expect(res.json().subscription).toMatchObject({ tier: 'pro', stripe_subscription_id: fx.subscription.subscriptionId }),
+  },
+  {
+    kind: 'own',
+    method: 'GET',
+    url: '/api/subscriptions/me',
+    object: "A's subscription",
+    owner: 'A',
+    may: ['A'],
+    request: () => ({ url: '/api/subscriptions/me' }),
+    secrets: () => [fx.subscription.subscriptionId, fx.subscription.customerId],
+    allowed: (res) => expect(res.json().subscription).toMatchObject({ tier: 'pro', stripe_customer_id: fx.subscription.customerId }),
+    denied: (res) => expect(res.json().subscription).toMatchObject({ tier: 'free', stripe_customer_id: null }),
+  },
+  ...(
+    [
+      ["A's tier (a creator's profile)", 'A', EVERYONE],
+      ["suspended S's tier", null, NOBODY],
+      ["customer C's tier: customers have no profile", 'C', NOBODY],
+    ] as const
+  ).map(
+    ([object, owner, may]): Row => ({
+      kind: 'object',
+      method: 'GET',
+      url: '/api/users/:username/subscription',
+      object,
+      owner,
+      may,
+      ref: () => fx.people[owner ?? 'S'].username,
+      absent: () => `nochannel${hex(3)}`,
+      build: (username) => ({ url: `/api/users/${username}/subscription` }),
+      ...(owner === 'A' ? { allowed: (res: LightMyRequestResponse) => expect(res.json()).toEqual({ success: true, tier: 'pro', status: 'trialing', isThirdTier: false }) } : {}),
+    }),
+  ),
+
   // ACH payouts by NACHA file, admins only. A period's payouts belong to the creators paid in it,
   // but its file holds the full bank numbers of every one of them: not even a payee may download it
   // (A, the owner here, gets the role check's 403 like everyone but the admin), nor confirm it.
@@ -1339,6 +1497,48 @@ beforeAll(async () => {
   const lastPeriod = last.toISOString().slice(0, 10);
   const achMade = await achPayout(fx.people.A.id, lastPeriod, 43_200 + randomInt(10, 99));
   fx.ach = { period: lastPeriod, month: lastPeriod.slice(0, 7), payoutId: achMade.id, trace: achMade.trace };
+
+  // A's Pro trial, as its checkout's events leave it: the row, and the session processed.
+  fx.subscription = { sessionId: subscriptionSessionId(), subscriptionId: `sub_test_${hex(8)}`, customerId: `cus_test_${hex(8)}` };
+  const trialStart = new Date(Date.now() - 86_400_000);
+  const trialEnd = new Date(trialStart.getTime() + 7 * 86_400_000);
+  await t.db
+    .insertInto('user_subscriptions')
+    .values({
+      user_id: fx.people.A.id, tier: 'pro', status: 'trialing', stripe_status: 'trialing', trial_end: trialEnd, current_period_start: trialStart, current_period_end: trialEnd,
+      stripe_subscription_id: fx.subscription.subscriptionId, stripe_customer_id: fx.subscription.customerId,
+      event_order: `0:${String(Math.floor(trialStart.getTime() / 1000)).padStart(12, '0')}:2:${String(Math.floor(trialStart.getTime() / 1000)).padStart(12, '0')}:0:0:evt_fixture`,
+      subscription_created_at: trialStart,
+    })
+    .execute();
+  await t.db
+    .insertInto('subscription_checkout_sessions')
+    .values({ session_id: fx.subscription.sessionId, user_id: fx.people.A.id, stripe_subscription_id: fx.subscription.subscriptionId, stripe_customer_id: fx.subscription.customerId })
+    .execute();
+
+  // A throwaway creator's Pro trial at the embedded provider, through the routes: the checkout,
+  // paid on its page, its events delivered; then the manage link POST /api/subscriptions/manage gives.
+  const subscriber = await throwawayCreator();
+  const subCheckout = await send('A', { method: 'POST', url: '/api/subscriptions/checkout', payload: { tier: 'pro' }, cookies: subscriber.cookies });
+  expect(subCheckout.statusCode, subCheckout.body).toBe(200);
+  const subPage = new URL(subCheckout.json().url as string).pathname;
+  const subPaid = await send('anonymous', {
+    method: 'POST',
+    url: subPage,
+    payload: new URLSearchParams(testCard('4242424242424242', { email: subscriber.email })).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
+  expect(subPaid.statusCode, subPaid.body).toBe(303);
+  await t.app.embeddedPayments.deliverDue();
+  const subRow = await t.db.selectFrom('user_subscriptions').selectAll().where('user_id', '=', subscriber.id).executeTakeFirstOrThrow();
+  expect(subRow).toMatchObject({ tier: 'pro', status: 'trialing', cancel_at_period_end: false });
+  const manageLink = await send('A', { method: 'POST', url: '/api/subscriptions/manage', cookies: subscriber.cookies });
+  expect(manageLink.statusCode, manageLink.body).toBe(200);
+  const managePath = new URL(manageLink.json().url as string).pathname;
+  expect(managePath).toMatch(/^\/pay\/manage\/[A-Za-z0-9_-]{20,}$/);
+  fx.manage = { token: managePath.split('/').pop()!, subscriptionId: subRow.stripe_subscription_id!, customerId: subRow.stripe_customer_id!, before: undefined };
+  fx.manage.before = await manageState();
+  expect(fx.manage.before).toMatchObject({ subscription: { cancel_at_period_end: false, status: 'trialing' }, customer: { card_last4: '4242' } });
 
   // Two messages in the development mailbox, each with its own link.
   const mail = async (as: 'C' | 'anonymous', email: string, ip: string) => {

@@ -29,6 +29,15 @@ export const EMPTY_PAYOUT_SETUP = {
 } as const;
 
 export const TEST_ROUTING = '021000021';
+
+/** The platform bank's details (NACHA_* settings): with them ACH payouts become NACHA file entries an admin downloads. */
+export const TEST_NACHA_ENV = {
+  NACHA_IMMEDIATE_DESTINATION: '021000021',
+  NACHA_IMMEDIATE_ORIGIN: '1987654321',
+  NACHA_COMPANY_NAME: 'FrameMerch',
+  NACHA_COMPANY_ID: '1987654321',
+  NACHA_ODFI: '02100002',
+};
 export const TEST_ACCOUNT = '000123456789';
 
 let serial = 0;

@@ -47,6 +47,16 @@ import { paymentMethodsRoute, paymentPortalRoute, payoutSetupRoute, payoutStatem
 import { achFileRoute, confirmAchUploadRoute } from './payouts.ts';
 import { connectOnboardingPageRoute, connectOnboardingSubmitRoute, paypalPayoutsWebhookRoute, stripeConnectWebhookRoute } from './payouts.ts';
 import { feedRoute, videoRoute } from './videos.ts';
+import {
+  activateSubscriptionRoute,
+  embeddedManagePageRoute,
+  embeddedManageSubmitRoute,
+  manageSubscriptionRoute,
+  mySubscriptionRoute,
+  subscriptionCheckoutRoute,
+  userSubscriptionRoute,
+  verifySubscriptionRoute,
+} from './subscriptions.ts';
 
 export const API_ROUTES = [
   healthRoute,
@@ -111,4 +121,12 @@ export const API_ROUTES = [
   stripeConnectWebhookRoute,
   connectOnboardingPageRoute,
   connectOnboardingSubmitRoute,
+  subscriptionCheckoutRoute,
+  activateSubscriptionRoute,
+  verifySubscriptionRoute,
+  mySubscriptionRoute,
+  manageSubscriptionRoute,
+  userSubscriptionRoute,
+  embeddedManagePageRoute,
+  embeddedManageSubmitRoute,
 ] as const;

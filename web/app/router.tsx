@@ -24,6 +24,8 @@ const SuccessPage = lazyPage(() => import('../features/checkout/SuccessPage.tsx'
 const OrderPage = lazyPage(() => import('../features/checkout/OrderPage.tsx'), 'OrderPage');
 const PaymentSetupPage = lazyPage(() => import('../features/payouts/PaymentSetupPage.tsx'), 'PaymentSetupPage');
 const PaymentPortalPage = lazyPage(() => import('../features/payouts/PaymentPortalPage.tsx'), 'PaymentPortalPage');
+const SubscriptionTiersPage = lazyPage(() => import('../features/subscriptions/SubscriptionTiersPage.tsx'), 'SubscriptionTiersPage');
+const SubscriptionSuccessPage = lazyPage(() => import('../features/subscriptions/SubscriptionSuccessPage.tsx'), 'SubscriptionSuccessPage');
 const NotFoundPage = lazyPage(() => import('../features/not-found/NotFoundPage.tsx'), 'NotFoundPage');
 
 export const routes: RouteObject[] = [
@@ -61,6 +63,9 @@ export const routes: RouteObject[] = [
           { path: 'orders/:id', Component: OrderPage },
           { path: 'payment-setup', Component: PaymentSetupPage },
           { path: 'payment-portal', Component: PaymentPortalPage },
+          { path: 'subscription-tiers', Component: SubscriptionTiersPage },
+          // Where the subscription checkout returns (?session_id=...): verification, then next steps.
+          { path: 'subscription-success', Component: SubscriptionSuccessPage },
           { path: '*', Component: NotFoundPage },
         ],
       },

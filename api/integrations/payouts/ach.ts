@@ -9,6 +9,7 @@
  * and are not read here.
  */
 import type { Kysely } from 'kysely';
+import { nachaDestinationSealedFor } from '../../platform/crypto/associated-data.ts';
 import type { DB } from '../../platform/db/schema.ts';
 import { buildNachaFile, NachaError, nachaEntryFor, traceNumber, type NachaEntry, type NachaFileOptions, type NachaOrigin } from './nacha.ts';
 import type { PayoutEvent, PayoutProvider, PayoutRequest, PayoutSubmission } from './provider.ts';
@@ -26,7 +27,6 @@ export interface Opener {
 export type PayoutEventSink = (event: PayoutEvent) => Promise<unknown>;
 
 const PERIOD = /^[0-9]{4}-(0[1-9]|1[0-2])-01$/;
-const sealedFor = (trace: string) => `nacha:${trace}`;
 
 function checkPeriod(period: string): string {
   if (!PERIOD.test(period)) throw new NachaError(`a period is the first day of a month, YYYY-MM-01 (got "${period}")`);
@@ -68,7 +68,7 @@ export class NachaPayouts implements PayoutProvider {
       transaction_code: entry.transactionCode,
       amount_cents: entry.amountCents,
       receiver_name: d.holderName.trim().slice(0, 200),
-      destination_sealed: this.options.sealer.seal(JSON.stringify({ routing: d.routingNumber, account: d.accountNumber }), sealedFor(trace)),
+      destination_sealed: this.options.sealer.seal(JSON.stringify({ routing: d.routingNumber, account: d.accountNumber }), nachaDestinationSealedFor(trace)),
       account_last4: d.accountNumber.slice(-4),
     });
     return { providerReference: row.trace_number, status: row.status === 'paid' ? 'paid' : 'processing' };
@@ -95,7 +95,7 @@ export async function nachaFileFor(
   const rows = await nachaEntriesOfPeriod(db, checkPeriod(period));
   if (rows.length === 0) return null;
   const entries: NachaEntry[] = rows.map((r) => {
-    const opened = JSON.parse(options.opener.open(r.destination_sealed, sealedFor(r.trace_number))) as { routing: string; account: string };
+    const opened = JSON.parse(options.opener.open(r.destination_sealed, nachaDestinationSealedFor(r.trace_number))) as { routing: string; account: string };
     return {
       transactionCode: r.transaction_code,
       routingNumber: opened.routing,

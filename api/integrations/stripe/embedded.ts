@@ -7,12 +7,17 @@
  * is declined, a session left open expires, and a refund is announced as charge.refunded. Every
  * outcome is written with its event in one transaction; events are then delivered, and an event
  * whose delivery failed (or was cut short by a restart) is retried with exponential backoff.
+ *
+ * Subscriptions (Stripe Billing's stand-in: subscription-mode sessions on the same page,
+ * renewals on the app's clock, failed-payment retries, the manage page) are embedded-billing.ts,
+ * reached through this class.
  */
-import { randomInt } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import Stripe from 'stripe';
 import type { DB } from '../../platform/db/schema.ts';
-import type { CheckoutSession, CheckoutSessionRequest, PaymentEvent, PaymentProvider } from './provider.ts';
+import { EmbeddedBilling } from './embedded-billing.ts';
+import type { CheckoutSession, CheckoutSessionRequest, PaymentEvent, PaymentProvider, SubscriptionCheckoutRequest, SubscriptionSessionInfo } from './provider.ts';
+import { CARD_MESSAGES, checkCard, checkEmail, randomId } from './cards.ts';
 import { signWebhookBody, verifyWebhookBody } from './signature.ts';
 import {
   claimDueEvents,
@@ -32,9 +37,8 @@ import {
 } from './repository.ts';
 
 export type { SessionRow, ShippingDetails } from './repository.ts';
+export { CARD_MESSAGES, CHARGE_FAILS_CARD, checkCard, checkEmail, DECLINED_CARD, randomId, TEST_CARD } from './cards.ts';
 
-export const TEST_CARD = '4242424242424242';
-export const DECLINED_CARD = '4000000000000002';
 /** How long a hosted session stays open (Stripe's shortest). */
 export const SESSION_TTL_MS = 30 * 60 * 1000;
 /** Longest wait between two delivery attempts of an event. */
@@ -42,21 +46,14 @@ const MAX_BACKOFF_MS = 60 * 60 * 1000;
 /** A claimed delivery that never reports back is tried again after this long. */
 const CLAIM_MS = 60_000;
 
-const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
-/** Stripe-like ids: a prefix and random letters and digits. */
-export function randomId(prefix: string, length = 24): string {
-  let s = prefix;
-  for (let i = 0; i < length; i++) s += ALNUM[randomInt(ALNUM.length)];
-  return s;
-}
-
 /** Sends a signed event body to the webhook endpoint and answers its status. */
 export type EventDelivery = (body: string, signature: string) => Promise<{ statusCode: number; body: string }>;
 
 export interface EmbeddedPaymentsOptions {
   deliver?: EventDelivery;
   sessionTtlMs?: number;
+  /** The clock subscriptions run on (the app's, which TEST_CLOCK lets an admin move); the system's by default. */
+  now?: () => Date;
   log?: (message: string, err?: unknown) => void;
 }
 
@@ -92,54 +89,6 @@ export type PayOutcome =
   | { kind: 'invalid'; session: SessionRow; message: string }
   | { kind: 'not_found' };
 
-export const CARD_MESSAGES = {
-  email: 'Enter a valid email address.',
-  number: 'Your card number is incomplete.',
-  invalidNumber: 'Your card number is invalid.',
-  expiry: "Your card's expiration date is incomplete.",
-  expired: "Your card's expiration date is in the past.",
-  cvc: "Your card's security code is incomplete.",
-  declined: 'Your card was declined.',
-  address: 'Your shipping address is incomplete.',
-  notTestCard: 'Your card was declined. This payment page takes test cards only, such as 4242 4242 4242 4242.',
-} as const;
-
-function luhn(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return sum % 10 === 0;
-}
-
-/** The refusal of an email address the receipt could not be sent to, else null. */
-export function checkEmail(value: string): { status: 400; message: string } | null {
-  const email = value.trim();
-  return !email || email.length > 320 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) ? { status: 400, message: CARD_MESSAGES.email } : null;
-}
-
-/** Checks the card as Stripe's test mode would: null when it may be charged, else the refusal. */
-export function checkCard(input: Pick<CardInput, 'cardNumber' | 'expiry' | 'cvc'>, now = new Date()): { status: 400 | 402; message: string } | null {
-  const number = input.cardNumber.replace(/[\s-]/g, '');
-  if (!/^\d+$/.test(number) || number.length < 13 || number.length > 19) return { status: 400, message: CARD_MESSAGES.number };
-  if (!luhn(number)) return { status: 400, message: CARD_MESSAGES.invalidNumber };
-  const m = /^\s*(\d{1,2})\s*\/?\s*(\d{2}|\d{4})\s*$/.exec(input.expiry);
-  const month = m ? Number(m[1]) : 0;
-  if (!m || month < 1 || month > 12) return { status: 400, message: CARD_MESSAGES.expiry };
-  const year = m[2]!.length === 2 ? 2000 + Number(m[2]) : Number(m[2]);
-  // A card is good through the last day of its expiry month.
-  if (Date.UTC(year, month, 1) <= now.getTime()) return { status: 400, message: CARD_MESSAGES.expired };
-  if (!/^\d{3}$/.test(input.cvc.trim())) return { status: 400, message: CARD_MESSAGES.cvc };
-  if (number === DECLINED_CARD) return { status: 402, message: CARD_MESSAGES.declined };
-  if (number !== TEST_CARD) return { status: 402, message: CARD_MESSAGES.notTestCard };
-  return null;
-}
-
 /**
  * The shipping address from the form, in Stripe's shape, for the quoted `country`; or the
  * refusal when a required part is missing or too long.
@@ -162,8 +111,11 @@ export class EmbeddedPayments implements PaymentProvider {
   #deliver: EventDelivery | null;
   readonly #ttlMs: number;
   readonly #log: (message: string, err?: unknown) => void;
+  readonly #now: () => Date;
   #timer: NodeJS.Timeout | null = null;
   #tick: Promise<void> | null = null;
+  /** Subscriptions: their checkout, clock and manage page (embedded-billing.ts). */
+  readonly billing: EmbeddedBilling;
 
   constructor(
     readonly db: Kysely<DB>,
@@ -175,6 +127,15 @@ export class EmbeddedPayments implements PaymentProvider {
     this.#deliver = options.deliver ?? null;
     this.#ttlMs = options.sessionTtlMs ?? SESSION_TTL_MS;
     this.#log = options.log ?? (() => {});
+    this.#now = options.now ?? (() => new Date());
+    this.billing = new EmbeddedBilling({
+      db,
+      publicUrl,
+      now: () => this.#now(),
+      sessionTtlMs: this.#ttlMs,
+      record: (trx, type, object, created, previous) => this.#recordEvent(trx, type, object, created, previous),
+      deliver: (eventId) => this.deliverEvent(eventId),
+    });
   }
 
   /** Where events go (the app's own webhook route); set once the app exists. */
@@ -214,6 +175,29 @@ export class EmbeddedPayments implements PaymentProvider {
     return { sessionId, url: `${this.publicUrl}/pay/${sessionId}` };
   }
 
+  /** A subscription-mode session on the same hosted page; the same idempotency key answers the same session. */
+  createSubscriptionCheckout(request: SubscriptionCheckoutRequest): Promise<CheckoutSession> {
+    return this.billing.createSubscriptionCheckout(request);
+  }
+
+  retrieveSubscriptionSession(sessionId: string): Promise<SubscriptionSessionInfo | null> {
+    return this.billing.retrieveSubscriptionSession(sessionId);
+  }
+
+  retrieveSubscription(subscriptionId: string): Promise<Stripe.Subscription | null> {
+    return this.billing.retrieveSubscription(subscriptionId);
+  }
+
+  /** A capability link to the provider's own manage page (/pay/manage/{token}). */
+  manageSubscriptionUrl(customerId: string, returnUrl: string): Promise<string> {
+    return this.billing.manageSubscriptionUrl(customerId, returnUrl);
+  }
+
+  /** Runs the subscriptions up to `now` (the provider's clock by default): renewals, retries, ends. */
+  tick(now: Date = this.#now()): Promise<number> {
+    return this.billing.tick(now);
+  }
+
   verifyWebhook(rawBody: Buffer, signatureHeader: string | undefined): PaymentEvent {
     return verifyWebhookBody(rawBody, signatureHeader, this.webhookSecret);
   }
@@ -249,18 +233,24 @@ export class EmbeddedPayments implements PaymentProvider {
   }
 
   /** Writes an event in Stripe's shape, in the caller's transaction, for delivery after it commits. */
-  async #recordEvent(trx: Transaction<DB>, type: string, object: Record<string, unknown>): Promise<string> {
+  async #recordEvent(
+    trx: Transaction<DB>,
+    type: string,
+    object: Record<string, unknown>,
+    created: number = unix(new Date()),
+    previousAttributes?: Record<string, unknown>,
+  ): Promise<string> {
     const id = randomId('evt_test_', 32);
     const event = {
       id,
       object: 'event',
       api_version: Stripe.API_VERSION,
-      created: unix(new Date()),
+      created,
       type,
       livemode: false,
       pending_webhooks: 1,
       request: { id: null, idempotency_key: null },
-      data: { object },
+      data: previousAttributes ? { object, previous_attributes: previousAttributes } : { object },
     };
     await insertEvent(trx, { id, type, payload: JSON.stringify(event) });
     return id;
@@ -303,9 +293,9 @@ export class EmbeddedPayments implements PaymentProvider {
     return outcome;
   }
 
-  /** Expires the open sessions whose time is up, each with its checkout.session.expired event. */
+  /** Expires the open sessions (both modes) whose time is up, each with its checkout.session.expired event. */
   async expireDue(): Promise<number> {
-    let expired = 0;
+    let expired = await this.billing.expireDue();
     for (const id of await dueSessionIds(this.db, 100)) {
       const eventId = await this.db.transaction().execute(async (trx) => {
         const s = await lockSession(trx, { id });
@@ -390,7 +380,7 @@ export class EmbeddedPayments implements PaymentProvider {
     return delivered;
   }
 
-  /** Expiry sweep and event delivery, every intervalMs while the app serves. */
+  /** Expiry sweep, the subscriptions' clock and event delivery, every intervalMs while the app serves. */
   start(intervalMs: number): void {
     if (this.#timer) return;
     this.#timer = setInterval(() => {
@@ -398,6 +388,7 @@ export class EmbeddedPayments implements PaymentProvider {
       this.#tick = (async () => {
         try {
           await this.expireDue();
+          await this.tick();
           await this.deliverDue();
         } catch (err) {
           this.#log('embedded payments background work failed', err);

@@ -13,6 +13,8 @@ export interface PaymentsDeps {
   /** Sends the embedded provider's signed events to the app's Stripe webhook. */
   deliver: EventDelivery;
   log?: (message: string, err?: unknown) => void;
+  /** The clock the embedded provider's subscriptions run on (the app's). */
+  now?: () => Date;
 }
 
 /**
@@ -20,7 +22,7 @@ export interface PaymentsDeps {
  * serves the payment pages of sessions it opened before a switch to Stripe.
  */
 export function openPayments(config: Pick<Config, 'stripe' | 'publicUrl'>, deps: PaymentsDeps): { provider: PaymentProvider; embedded: EmbeddedPayments } {
-  const embedded = new EmbeddedPayments(deps.db, deps.embeddedWebhookSecret, config.publicUrl, { deliver: deps.deliver, log: deps.log });
+  const embedded = new EmbeddedPayments(deps.db, deps.embeddedWebhookSecret, config.publicUrl, { deliver: deps.deliver, log: deps.log, ...(deps.now ? { now: deps.now } : {}) });
   const provider = config.stripe ? new StripePayments({ secretKey: config.stripe.secretKey, webhookSecret: config.stripe.webhookSecret }) : embedded;
   return { provider, embedded };
 }

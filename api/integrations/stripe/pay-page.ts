@@ -159,4 +159,8 @@ button:hover{background:#5046e4}
 .hint{font-size:.8rem;color:#5b6475}
 .country{font-size:.875rem;margin:.75rem 0 0}
 a{color:#635bff}
+.plan{font-weight:600;margin:.25rem 0 .75rem}
+.notice{background:#e6f4ea;color:#0b5a26;border-radius:6px;padding:.6rem;margin:0 0 .5rem}
+button.secondary{background:#fff;color:#a4000f;border:1px solid #a4000f}
+button.secondary:hover{background:#fdecea}
 `;

@@ -3,7 +3,8 @@
  * verify the same webhooks. The embedded provider delivers its events to this app's own
  * /api/webhooks/stripe through inject(), so they run the real route and its signature check
  * without a network; its background loop (expiry sweep, delivery retries) runs while the app
- * serves, and tests call deliverDue() / expireDue() themselves.
+ * serves, and tests call deliverDue() / expireDue() / tick() themselves. Subscriptions run on the
+ * app's clock (app.clock).
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -38,6 +39,8 @@ async function payments(app: FastifyInstance) {
       return { statusCode: res.statusCode, body: res.body };
     },
     log: (message, err) => app.log.warn({ err }, message),
+    // Subscriptions renew on the app's clock, which an admin may move forward when TEST_CLOCK is on.
+    now: () => app.clock.now(),
   });
   app.decorate('embeddedPayments', embedded);
   app.decorate('payments', provider);

@@ -41,9 +41,49 @@ export interface CheckoutSession {
 /** A verified event, in Stripe's shape whichever provider sent it. */
 export type PaymentEvent = Stripe.Event;
 
+/** A Checkout Session in subscription mode: a monthly price with a free trial, for one user. */
+export interface SubscriptionCheckoutRequest {
+  /** The signed-in user: put in the session's and the subscription's metadata (user_id) and client_reference_id. */
+  userId: string;
+  customerEmail: string | null;
+  /** Stripe's customer when the user already has one (a resubscription), so cards and invoices stay together. */
+  customerId: string | null;
+  productName: string;
+  /** Monthly price in cents (SUBSCRIPTION_TIERS.pro.monthlyPriceCents). */
+  monthlyPriceCents: number;
+  trialDays: number;
+  /** May hold Stripe's {CHECKOUT_SESSION_ID} placeholder. */
+  successUrl: string;
+  cancelUrl: string;
+  /** The same key always answers the same session. */
+  idempotencyKey: string;
+}
+
+/** A subscription-mode session as the provider reports it now (for /subscription-success's verification). */
+export interface SubscriptionSessionInfo {
+  sessionId: string;
+  status: 'open' | 'complete' | 'expired';
+  /** The user the session was opened for (its metadata), as the provider holds it. */
+  userId: string | null;
+  subscriptionId: string | null;
+  customerId: string | null;
+}
+
 export interface PaymentProvider {
   readonly kind: 'stripe' | 'embedded';
   createCheckoutSession(request: CheckoutSessionRequest): Promise<CheckoutSession>;
+  /** A hosted page where the user starts a subscription (Stripe Checkout, mode subscription; or the embedded page). */
+  createSubscriptionCheckout(request: SubscriptionCheckoutRequest): Promise<CheckoutSession>;
+  /** A subscription-mode session by id; null when the provider knows no such session. */
+  retrieveSubscriptionSession(sessionId: string): Promise<SubscriptionSessionInfo | null>;
+  /**
+   * The subscription as the provider holds it now, as a Stripe Subscription object (the shape
+   * customer.subscription.* events carry); null when unknown. Lets the server catch up without
+   * waiting for a webhook (a verified session), through the same rules as the events.
+   */
+  retrieveSubscription(subscriptionId: string): Promise<Stripe.Subscription | null>;
+  /** Where the subscriber cancels or changes the card (Stripe's customer portal, or the embedded provider's page). */
+  manageSubscriptionUrl(customerId: string, returnUrl: string): Promise<string>;
   /**
    * Checks the Stripe-Signature header against the raw request body (and its timestamp
    * against the tolerance) and answers the parsed event; throws on any mismatch.

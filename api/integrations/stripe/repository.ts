@@ -1,9 +1,18 @@
 /**
  * The embedded payment provider's own state: its hosted sessions (embedded_payment_sessions) and
- * the events it owes the app's webhook (embedded_payment_events). Nothing here reads the app's tables.
+ * the events it owes the app's webhook (embedded_payment_events); and its subscriptions'
+ * (0009_embedded_subscriptions.sql): customers, subscription-mode sessions, subscriptions,
+ * invoices and manage-page links. Nothing here reads the app's tables.
  */
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { DB } from '../../platform/db/schema.ts';
+import { sql, type Insertable, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
+import type {
+  DB,
+  EmbeddedCustomersTable,
+  EmbeddedInvoicesTable,
+  EmbeddedPortalSessionsTable,
+  EmbeddedSubscriptionSessionsTable,
+  EmbeddedSubscriptionsTable,
+} from '../../platform/db/schema.ts';
 
 export interface SessionRow {
   id: string;
@@ -156,4 +165,154 @@ export async function scheduleRetry(db: Kysely<DB>, eventId: string, attempts: n
     .set({ attempts, last_error: error, next_attempt_at: sql<Date>`now() + ${`${waitMs} milliseconds`}::interval` })
     .where('id', '=', eventId)
     .execute();
+}
+
+/* ---- Subscriptions (embedded-billing.ts) ---- */
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+export type CustomerRow = Selectable<EmbeddedCustomersTable>;
+export type SubscriptionSessionRow = Selectable<EmbeddedSubscriptionSessionsTable>;
+export type SubscriptionRow = Selectable<EmbeddedSubscriptionsTable>;
+export type InvoiceRow = Selectable<EmbeddedInvoicesTable>;
+export type PortalSessionRow = Selectable<EmbeddedPortalSessionsTable>;
+
+export async function insertCustomer(trx: Transaction<DB>, row: Insertable<EmbeddedCustomersTable>): Promise<CustomerRow> {
+  return trx.insertInto('embedded_customers').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export function findCustomer(db: Db, id: string): Promise<CustomerRow | undefined> {
+  return db.selectFrom('embedded_customers').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function lockCustomer(trx: Transaction<DB>, id: string): Promise<CustomerRow | undefined> {
+  return trx.selectFrom('embedded_customers').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+export function updateCustomer(trx: Transaction<DB>, id: string, patch: Updateable<EmbeddedCustomersTable>): Promise<CustomerRow> {
+  return trx
+    .updateTable('embedded_customers')
+    .set({ ...patch, updated_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** The session for its idempotency key: the new one, or the one the key already made. */
+export async function insertSubscriptionSession(db: Kysely<DB>, row: Insertable<EmbeddedSubscriptionSessionsTable>): Promise<SubscriptionSessionRow> {
+  await db
+    .insertInto('embedded_subscription_sessions')
+    .values(row)
+    .onConflict((oc) => oc.column('idempotency_key').doNothing())
+    .execute();
+  return db.selectFrom('embedded_subscription_sessions').selectAll().where('idempotency_key', '=', row.idempotency_key).executeTakeFirstOrThrow();
+}
+
+export function findSubscriptionSession(db: Db, id: string): Promise<SubscriptionSessionRow | undefined> {
+  return db.selectFrom('embedded_subscription_sessions').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function lockSubscriptionSession(trx: Transaction<DB>, id: string): Promise<SubscriptionSessionRow | undefined> {
+  return trx.selectFrom('embedded_subscription_sessions').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+export function updateSubscriptionSession(
+  trx: Transaction<DB>,
+  id: string,
+  patch: Updateable<EmbeddedSubscriptionSessionsTable>,
+): Promise<SubscriptionSessionRow> {
+  return trx
+    .updateTable('embedded_subscription_sessions')
+    .set({ ...patch, updated_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function countSubscriptionDecline(trx: Transaction<DB>, id: string): Promise<void> {
+  await trx
+    .updateTable('embedded_subscription_sessions')
+    .set({ declined_attempts: sql<number>`declined_attempts + 1`, updated_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Open subscription-mode sessions whose time is up (on the database's clock, as the payment-mode ones). */
+export async function dueSubscriptionSessionIds(db: Kysely<DB>, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('embedded_subscription_sessions')
+    .select('id')
+    .where('status', '=', 'open')
+    .where('expires_at', '<=', sql<Date>`now()`)
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+export function insertSubscription(trx: Transaction<DB>, row: Insertable<EmbeddedSubscriptionsTable>): Promise<SubscriptionRow> {
+  return trx.insertInto('embedded_subscriptions').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export function findSubscription(db: Db, id: string): Promise<SubscriptionRow | undefined> {
+  return db.selectFrom('embedded_subscriptions').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The customer's newest subscription (the one the manage page shows), locked when in a transaction that asks. */
+export function latestSubscriptionOf(db: Db, customerId: string, lock = false): Promise<SubscriptionRow | undefined> {
+  const q = db.selectFrom('embedded_subscriptions').selectAll().where('customer_id', '=', customerId).orderBy('created', 'desc').orderBy('id', 'desc').limit(1);
+  return (lock ? q.forUpdate() : q).executeTakeFirst();
+}
+
+/** One subscription whose next step is due at `now` (the provider's clock), locked; others' holders are skipped. */
+export function lockDueSubscription(trx: Transaction<DB>, now: Date): Promise<SubscriptionRow | undefined> {
+  return trx
+    .selectFrom('embedded_subscriptions')
+    .selectAll()
+    .where('next_action_at', 'is not', null)
+    .where('next_action_at', '<=', now)
+    .orderBy('next_action_at')
+    .limit(1)
+    .forUpdate()
+    .skipLocked()
+    .executeTakeFirst();
+}
+
+export function updateSubscription(trx: Transaction<DB>, id: string, patch: Updateable<EmbeddedSubscriptionsTable>): Promise<SubscriptionRow> {
+  return trx
+    .updateTable('embedded_subscriptions')
+    .set({ ...patch, updated_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** The invoice for its period; undefined when that period was billed already. */
+export function insertInvoice(trx: Transaction<DB>, row: Insertable<EmbeddedInvoicesTable>): Promise<InvoiceRow | undefined> {
+  return trx
+    .insertInto('embedded_invoices')
+    .values(row)
+    .onConflict((oc) => oc.columns(['subscription_id', 'line_period_start']).doNothing())
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export function findInvoice(db: Db, id: string): Promise<InvoiceRow | undefined> {
+  return db.selectFrom('embedded_invoices').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function invoicesOf(db: Db, subscriptionId: string): Promise<InvoiceRow[]> {
+  return db.selectFrom('embedded_invoices').selectAll().where('subscription_id', '=', subscriptionId).orderBy('created').orderBy('id').execute();
+}
+
+export function updateInvoice(trx: Transaction<DB>, id: string, patch: Updateable<EmbeddedInvoicesTable>): Promise<InvoiceRow> {
+  return trx.updateTable('embedded_invoices').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function insertPortalSession(db: Kysely<DB>, row: Insertable<EmbeddedPortalSessionsTable>): Promise<void> {
+  await db.insertInto('embedded_portal_sessions').values(row).execute();
+}
+
+/** The manage page's link, while it has not expired (on the database's clock). */
+export function findPortalSession(db: Db, token: string): Promise<PortalSessionRow | undefined> {
+  return db.selectFrom('embedded_portal_sessions').selectAll().where('token', '=', token).where('expires_at', '>', sql<Date>`now()`).executeTakeFirst();
 }

@@ -3,9 +3,14 @@
  * the server's prices, a fixed shipping rate, the order id in the session's and the payment's
  * metadata), created with an idempotency key so a repeated request answers the same session.
  * Outcomes arrive as Stripe's own webhooks, verified with STRIPE_WEBHOOK_SECRET.
+ *
+ * Subscriptions: a Checkout Session in subscription mode (a monthly price made inline with
+ * price_data, the free trial in subscription_data, the user in both metadata and
+ * client_reference_id), the session and the subscription read back for the success page's
+ * verification, and Stripe's customer portal for cancelling or changing the card.
  */
 import Stripe from 'stripe';
-import type { CheckoutSession, CheckoutSessionRequest, PaymentEvent, PaymentProvider } from './provider.ts';
+import type { CheckoutSession, CheckoutSessionRequest, PaymentEvent, PaymentProvider, SubscriptionCheckoutRequest, SubscriptionSessionInfo } from './provider.ts';
 import { verifyWebhookBody } from './signature.ts';
 
 export interface StripePaymentsOptions {
@@ -78,6 +83,70 @@ export class StripePayments implements PaymentProvider {
     return { sessionId: session.id, url: session.url };
   }
 
+  async createSubscriptionCheckout(request: SubscriptionCheckoutRequest): Promise<CheckoutSession> {
+    const session = await this.client.checkout.sessions.create(
+      {
+        mode: 'subscription',
+        line_items: [
+          {
+            price_data: {
+              currency: 'usd',
+              unit_amount: request.monthlyPriceCents,
+              recurring: { interval: 'month' },
+              product_data: { name: request.productName },
+            },
+            quantity: 1,
+          },
+        ],
+        subscription_data: {
+          ...(request.trialDays > 0 ? { trial_period_days: request.trialDays } : {}),
+          metadata: { user_id: request.userId },
+        },
+        metadata: { user_id: request.userId },
+        client_reference_id: request.userId,
+        // A returning subscriber keeps their customer (cards, invoices); a new one is made from the email.
+        ...(request.customerId ? { customer: request.customerId } : request.customerEmail ? { customer_email: request.customerEmail } : {}),
+        success_url: request.successUrl,
+        cancel_url: request.cancelUrl,
+      },
+      { idempotencyKey: request.idempotencyKey },
+    );
+    if (!session.url) throw new Error(`Stripe answered checkout session ${session.id} without a url`);
+    return { sessionId: session.id, url: session.url };
+  }
+
+  async retrieveSubscriptionSession(sessionId: string): Promise<SubscriptionSessionInfo | null> {
+    let session: Stripe.Checkout.Session;
+    try {
+      session = await this.client.checkout.sessions.retrieve(sessionId);
+    } catch (err) {
+      if (isMissing(err)) return null;
+      throw err;
+    }
+    if (session.mode !== 'subscription') return null;
+    return {
+      sessionId: session.id,
+      status: session.status === 'complete' ? 'complete' : session.status === 'expired' ? 'expired' : 'open',
+      userId: session.metadata?.user_id ?? session.client_reference_id ?? null,
+      subscriptionId: idOf(session.subscription),
+      customerId: idOf(session.customer),
+    };
+  }
+
+  async retrieveSubscription(subscriptionId: string): Promise<Stripe.Subscription | null> {
+    try {
+      return await this.client.subscriptions.retrieve(subscriptionId);
+    } catch (err) {
+      if (isMissing(err)) return null;
+      throw err;
+    }
+  }
+
+  async manageSubscriptionUrl(customerId: string, returnUrl: string): Promise<string> {
+    const portal = await this.client.billingPortal.sessions.create({ customer: customerId, return_url: returnUrl });
+    return portal.url;
+  }
+
   verifyWebhook(rawBody: Buffer, signatureHeader: string | undefined): PaymentEvent {
     return verifyWebhookBody(rawBody, signatureHeader, this.options.webhookSecret);
   }
@@ -85,4 +154,16 @@ export class StripePayments implements PaymentProvider {
   async refund(paymentIntentId: string): Promise<void> {
     await this.client.refunds.create({ payment_intent: paymentIntentId }, { idempotencyKey: `refund:${paymentIntentId}` });
   }
+}
+
+/** Stripe's answer for an id it does not know (404, resource_missing). */
+function isMissing(err: unknown): boolean {
+  const e = err as { code?: unknown; statusCode?: unknown } | null;
+  return !!e && (e.code === 'resource_missing' || e.statusCode === 404);
+}
+
+/** The id of an expandable field (an id, an object, or null). */
+function idOf(value: string | { id: string } | null | undefined): string | null {
+  if (!value) return null;
+  return typeof value === 'string' ? value : value.id;
 }

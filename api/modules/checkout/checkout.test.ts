@@ -220,6 +220,10 @@ describe('POST /api/create-checkout-session', () => {
       createCheckoutSession: async (_r: CheckoutSessionRequest) => {
         throw new Error('provider down');
       },
+      createSubscriptionCheckout: real.createSubscriptionCheckout.bind(real),
+      retrieveSubscriptionSession: real.retrieveSubscriptionSession.bind(real),
+      retrieveSubscription: real.retrieveSubscription.bind(real),
+      manageSubscriptionUrl: real.manageSubscriptionUrl.bind(real),
       verifyWebhook: real.verifyWebhook.bind(real),
       refund: real.refund.bind(real),
     };

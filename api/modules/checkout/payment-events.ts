@@ -12,6 +12,10 @@
  * - charge.refunded (in full): any live status -> refunded, reversing the sale records.
  * So "completed then refunded" leaves a sale and a reversal per item, and "refunded then
  * completed" leaves no earning records at all: the creator's net is zero either way.
+ *
+ * Subscription events (a checkout in subscription mode, customer.subscription.*, invoice.paid /
+ * payment_succeeded / payment_failed) go to the subscriptions module, in the same transaction
+ * after the event is recorded; its rules order them whatever order they arrive in.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
@@ -20,6 +24,7 @@ import { cancelFulfilmentKey, enqueueJob, JOB_KINDS } from '../../platform/jobs/
 import type { PaymentEvent } from '../../integrations/stripe/index.ts';
 import { creditOrderEarnings, reverseOrderEarnings } from '../earnings/index.ts';
 import { queueOrderConfirmation, recordProviderEvent, transitionOrder } from '../orders/index.ts';
+import { applySubscriptionPaymentEvent, isSubscriptionEvent } from '../subscriptions/index.ts';
 import { lockOrder, orderIdForIntent, type LockedOrder } from './repository.ts';
 
 export interface PaymentEventDeps {
@@ -29,7 +34,8 @@ export interface PaymentEventDeps {
   log: Pick<FastifyBaseLogger, 'warn' | 'info'>;
 }
 
-export type PaymentEffect = 'paid' | 'cancelled' | 'refunded' | 'none';
+/** `subscription`: a subscription event changed its user's subscription (the subscriptions module's). */
+export type PaymentEffect = 'paid' | 'cancelled' | 'refunded' | 'subscription' | 'none';
 
 export type PaymentEventOutcome =
   | { duplicate: true }
@@ -86,6 +92,13 @@ function eventTime(event: PaymentEvent): Date {
 
 async function applyOnce(deps: PaymentEventDeps, trx: Transaction<DB>, event: PaymentEvent): Promise<PaymentEventOutcome> {
   if (!(await recordProviderEvent(trx, 'stripe', event.id, event.type))) return { duplicate: true };
+
+  // Subscriptions (checkouts in subscription mode, customer.subscription.*, invoices): the
+  // subscriptions module's, in this transaction, so the event takes effect once with its record.
+  if (isSubscriptionEvent(event)) {
+    const { effect } = await applySubscriptionPaymentEvent(trx, event, deps.log);
+    return { duplicate: false, effect, orderId: null };
+  }
 
   const object = obj(event.data?.object);
   switch (event.type) {

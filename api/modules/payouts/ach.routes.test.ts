@@ -12,18 +12,12 @@ import { PAYOUT_RUN_MESSAGES } from '../../../shared/schemas/payouts.ts';
 import { createSession, SESSION_COOKIE } from '../../platform/sessions/sessions.ts';
 import { ORIGIN } from '../../test/browser.ts';
 import { testApp, testConfig, type TestApp } from '../../test/harness.ts';
-import { earn, payoutCreator, TEST_ACCOUNT, TEST_ROUTING } from '../../test/payout-support.ts';
+import { earn, payoutCreator, TEST_ACCOUNT, TEST_NACHA_ENV, TEST_ROUTING } from '../../test/payout-support.ts';
 import { METHOD_TERMS } from '../../test/payout-model.ts';
 import { createUser } from '../accounts/index.ts';
 import { payoutFee, periodAt } from './run-rules.ts';
 
-const NACHA = {
-  NACHA_IMMEDIATE_DESTINATION: '021000021',
-  NACHA_IMMEDIATE_ORIGIN: '1987654321',
-  NACHA_COMPANY_NAME: 'FrameMerch',
-  NACHA_COMPANY_ID: '1987654321',
-  NACHA_ODFI: '02100002',
-};
+const NACHA = TEST_NACHA_ENV;
 
 let t: TestApp;
 

@@ -1,5 +1,5 @@
 /**
- * SQL for videos, their views, and the creator's studio (profile and subscription tier).
+ * SQL for videos, their views, and the creator's studio (profile).
  * Visible videos exclude rejected ones and those of suspended creators.
  */
 import { sql, type Kysely } from 'kysely';
@@ -160,10 +160,6 @@ export async function deleteVideoRow(db: Kysely<DB>, id: string): Promise<void> 
 /** In the transaction that drops their row: the files become pending, removed just after or by the sweep. */
 export async function findChannelName(db: Kysely<DB>, userId: string) {
   return db.selectFrom('users').select(['display_name', 'username']).where('id', '=', userId).executeTakeFirstOrThrow();
-}
-
-export async function findSubscription(db: Kysely<DB>, userId: string) {
-  return db.selectFrom('user_subscriptions').select(['tier', 'status']).where('user_id', '=', userId).executeTakeFirst();
 }
 
 export async function findOwnProfile(db: Kysely<DB>, userId: string) {

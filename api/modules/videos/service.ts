@@ -5,6 +5,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../platform/db/schema.ts';
 import type { PendingObjects, StoredFile } from '../../platform/storage/pending-objects.ts';
+import { effectiveTierOf } from '../subscriptions/index.ts';
 import * as repo from './repository.ts';
 import type { VideoRow } from './repository.ts';
 
@@ -50,9 +51,9 @@ export function listOwnVideos(db: Kysely<DB>, userId: string) {
 
 export type Tier = 'free' | 'pro';
 
-export async function tierOf(db: Kysely<DB>, userId: string): Promise<Tier> {
-  const sub = await repo.findSubscription(db, userId);
-  return sub?.tier === 'pro' && (sub.status === 'active' || sub.status === 'trialing') ? 'pro' : 'free';
+/** The creator's tier for upload limits: the subscriptions module's effective tier (Pro while trialing, active or retrying a payment). */
+export async function tierOf(db: Kysely<DB>, userId: string, now: Date = new Date()): Promise<Tier> {
+  return effectiveTierOf(db, userId, now);
 }
 
 export interface DeleteDeps {

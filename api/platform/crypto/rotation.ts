@@ -1,13 +1,14 @@
 /**
  * Key rotation for sealed values: a new key becomes current, every stored value sealed under
- * another key is sealed again under it (batch by batch, so a run cut short is finished by the next
- * one), and an old key leaves the ring once no stored value names it. `npm run
- * payouts:rotate-key` (scripts/rotate-payout-key.ts) drives it.
+ * another key (in every sealed column, repository.ts SEALED_COLUMNS: the users' bank details and
+ * the NACHA entries' receiver numbers) is sealed again under it (batch by batch, so a run cut
+ * short is finished by the next one), and an old key leaves the ring once no stored value names
+ * it. `npm run payouts:rotate-key` (scripts/rotate-payout-key.ts) drives it.
  */
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { readKeyFile, writeKeyFile } from './key-file.ts';
-import { countSealedValuesByKey, rewriteSealedUserValues, type SealedUserColumn } from './repository.ts';
+import { countSealedValuesByKey, rewriteSealedValues } from './repository.ts';
 import { generateKey, SealedValueError, SealedValues, type KeyRing } from './sealed-values.ts';
 
 export interface RewrapReport {
@@ -18,8 +19,17 @@ export interface RewrapReport {
   /** Already under the current key, left as they were. */
   current: number;
   /** Values that could not be opened (unknown key, changed, not a sealed value), left as they were. */
-  failed: { userId: string; column: SealedUserColumn; problem: string }[];
+  failed: RewrapFailure[];
+  /** Batches committed, over every table. */
   batches: number;
+}
+
+/** A value that could not be opened: where it is (`table`.`column` of the row whose id is `rowId`) and why. */
+export interface RewrapFailure {
+  table: string;
+  column: string;
+  rowId: string;
+  problem: string;
 }
 
 export interface RotationResult {
@@ -34,8 +44,8 @@ export interface RotationResult {
 
 export interface RewrapOptions {
   batchSize?: number;
-  /** After each committed batch (progress output; tests use it to cut a run short). */
-  afterBatch?: (batch: { index: number; rows: number; updated: number }) => void | Promise<void>;
+  /** After each committed batch, `index` counted over every table (progress output; tests use it to cut a run short). */
+  afterBatch?: (batch: { index: number; table: string; rows: number; updated: number }) => void | Promise<void>;
 }
 
 /** The next free id of the form k<n>: one more than the highest in the ring. */
@@ -62,29 +72,29 @@ export function withCurrentKey(ring: KeyRing, id: string, key: Buffer): KeyRing 
 /** Seals every stored value that is not under the ring's current key again under it. */
 export async function rewrapSealedValues(db: Kysely<DB>, sealedValues: SealedValues, opts: RewrapOptions = {}): Promise<RewrapReport> {
   const report: RewrapReport = { seen: 0, rewrapped: 0, current: 0, failed: [], batches: 0 };
-  await rewriteSealedUserValues(
+  await rewriteSealedValues(
     db,
-    ({ userId, column, sealed }) => {
+    ({ table, column, rowId, associatedData, sealed }) => {
       report.seen++;
       try {
         if (!sealedValues.needsRewrap(sealed)) {
           report.current++;
           return null;
         }
-        const next = sealedValues.rewrap(sealed, userId);
+        const next = sealedValues.rewrap(sealed, associatedData);
         report.rewrapped++;
         return next;
       } catch (err) {
         if (!(err instanceof SealedValueError)) throw err;
-        report.failed.push({ userId, column, problem: err.message });
+        report.failed.push({ table, column, rowId, problem: err.message });
         return null;
       }
     },
     {
       batchSize: opts.batchSize,
-      afterBatch: async ({ rows, updated }) => {
+      afterBatch: async ({ table, rows, updated }) => {
         report.batches++;
-        await opts.afterBatch?.({ index: report.batches, rows, updated });
+        await opts.afterBatch?.({ index: report.batches, table, rows, updated });
       },
     },
   );

@@ -102,8 +102,23 @@ export interface UserSubscriptionsTable {
   current_period_end: Date | null;
   stripe_subscription_id: string | null;
   stripe_customer_id: string | null;
+  /** Stripe's own status word (0010_subscription_state.sql); null until an event set the row. */
+  stripe_status: 'trialing' | 'active' | 'past_due' | 'canceled' | 'unpaid' | 'incomplete' | 'incomplete_expired' | 'paused' | null;
+  cancel_at_period_end: Generated<boolean>;
+  /** The ordering watermark (subscriptions/rules.ts encodeOrderKey), COLLATE "C". */
+  event_order: string | null;
+  subscription_created_at: Date | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+}
+
+/** Subscription checkouts already processed, each its own user's (0010_subscription_state.sql). */
+export interface SubscriptionCheckoutSessionsTable {
+  session_id: string;
+  user_id: string;
+  stripe_subscription_id: string | null;
+  stripe_customer_id: string | null;
+  processed_at: CreatedAt;
 }
 
 export interface AdminLogsTable {
@@ -501,12 +516,113 @@ export interface NachaEntriesTable {
   confirmed_at: Date | null;
 }
 
+/** Times on the app's clock, written by the embedded provider (0009_embedded_subscriptions.sql). */
+type ClockTime = ColumnType<Date, Date | string, Date | string>;
+
+export interface EmbeddedCustomersTable {
+  id: string;
+  email: string | null;
+  metadata: Json<Record<string, string>>;
+  payment_method_id: string | null;
+  card_brand: string | null;
+  card_last4: string | null;
+  card_exp_month: number | null;
+  card_exp_year: number | null;
+  /** The test card attaches but every charge fails (4000 0000 0000 0341). */
+  card_charges_fail: Generated<boolean>;
+  created: ClockTime;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface EmbeddedSubscriptionSessionsTable {
+  id: string;
+  idempotency_key: string;
+  status: Generated<'open' | 'complete' | 'expired'>;
+  user_id: string;
+  customer_id: string | null;
+  customer_email: string | null;
+  subscription_id: string | null;
+  product_name: string;
+  unit_amount: number;
+  currency: Generated<string>;
+  trial_days: number;
+  success_url: string;
+  cancel_url: string;
+  declined_attempts: Generated<number>;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+  created: ClockTime;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export type EmbeddedSubscriptionStatus = 'trialing' | 'active' | 'past_due' | 'canceled';
+
+export interface EmbeddedSubscriptionsTable {
+  id: string;
+  customer_id: string;
+  status: EmbeddedSubscriptionStatus;
+  item_id: string;
+  price_id: string;
+  product_id: string;
+  product_name: string;
+  unit_amount: number;
+  currency: Generated<string>;
+  metadata: Json<Record<string, string>>;
+  billing_cycle_anchor: ClockTime;
+  cycle: Generated<number>;
+  trial_start: ClockTime | null;
+  trial_end: ClockTime | null;
+  current_period_start: ClockTime;
+  current_period_end: ClockTime;
+  cancel_at_period_end: Generated<boolean>;
+  canceled_at: ClockTime | null;
+  ended_at: ClockTime | null;
+  cancellation_reason: string | null;
+  latest_invoice_id: string | null;
+  next_action_at: ClockTime | null;
+  last_event_created: Generated<number>;
+  created: ClockTime;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface EmbeddedInvoicesTable {
+  id: string;
+  subscription_id: string;
+  customer_id: string;
+  status: 'open' | 'paid' | 'void' | 'uncollectible';
+  billing_reason: 'subscription_create' | 'subscription_cycle';
+  amount_due: number;
+  amount_paid: Generated<number>;
+  currency: Generated<string>;
+  attempt_count: Generated<number>;
+  next_payment_attempt: ClockTime | null;
+  period_start: ClockTime;
+  period_end: ClockTime;
+  line_period_start: ClockTime;
+  line_period_end: ClockTime;
+  paid_at: ClockTime | null;
+  created: ClockTime;
+  created_at: CreatedAt;
+}
+
+export interface EmbeddedPortalSessionsTable {
+  token: string;
+  id: string;
+  customer_id: string;
+  return_url: string;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+  created_at: CreatedAt;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
   videos: VideosTable;
   video_views: VideoViewsTable;
   user_subscriptions: UserSubscriptionsTable;
+  subscription_checkout_sessions: SubscriptionCheckoutSessionsTable;
   admin_logs: AdminLogsTable;
   admin_settings: AdminSettingsTable;
   payment_method_options: PaymentMethodOptionsTable;
@@ -537,4 +653,9 @@ export interface DB {
   embedded_payout_events: EmbeddedPayoutEventsTable;
   embedded_connect_accounts: EmbeddedConnectAccountsTable;
   nacha_entries: NachaEntriesTable;
+  embedded_customers: EmbeddedCustomersTable;
+  embedded_subscription_sessions: EmbeddedSubscriptionSessionsTable;
+  embedded_subscriptions: EmbeddedSubscriptionsTable;
+  embedded_invoices: EmbeddedInvoicesTable;
+  embedded_portal_sessions: EmbeddedPortalSessionsTable;
 }

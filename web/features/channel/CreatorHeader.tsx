@@ -10,10 +10,12 @@ interface CreatorHeaderProps {
   coverImageUrl: string | null;
   /** The id of the heading, for the page's aria-labelledby. */
   headingId: string;
+  /** A Pro subscriber: a badge beside the name. */
+  pro?: boolean;
 }
 
 /** Cover, avatar, name and bio at the top of a channel or profile page. */
-export function CreatorHeader({ name, handle, bio, profileImageUrl, coverImageUrl, headingId }: CreatorHeaderProps) {
+export function CreatorHeader({ name, handle, bio, profileImageUrl, coverImageUrl, headingId, pro = false }: CreatorHeaderProps) {
   return (
     <header className="creator-header">
       <div className="creator-header__cover">
@@ -26,6 +28,11 @@ export function CreatorHeader({ name, handle, bio, profileImageUrl, coverImageUr
         <div className="creator-header__text">
           <h1 id={headingId} className="creator-header__name">
             {name}
+            {pro && (
+              <span className="creator-header__badge" title="Pro subscriber">
+                Pro
+              </span>
+            )}
           </h1>
           {handle && <p className="creator-header__handle">{handle}</p>}
           {bio && <p className="creator-header__bio">{bio}</p>}

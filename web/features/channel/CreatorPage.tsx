@@ -16,6 +16,8 @@ export interface CreatorData {
     cover_image_url: string | null;
     /** Shown as @handle when given (the channel page). */
     username?: string;
+    /** The creator's tier when known (the profile page): Pro shows a badge. */
+    tier?: 'free' | 'pro';
   };
   videos: VideoCard[];
 }
@@ -59,6 +61,7 @@ export function CreatorPage(props: {
         bio={creator.bio}
         profileImageUrl={creator.profile_image_url}
         coverImageUrl={creator.cover_image_url}
+        pro={creator.tier === 'pro'}
       />
       <CreatorVideos videos={videos} label={`Videos by ${creator.display_name}`} />
     </section>
