@@ -40,7 +40,7 @@ import { cardValidAt, checkEmail, checkSavedCard, CARD_MESSAGES, randomId, type 
 import type { CheckoutSession, SubscriptionCheckoutRequest, SubscriptionSessionInfo } from './provider.ts';
 import {
   countSubscriptionDecline,
-  dueSubscriptionSessionIds,
+  dueSessionIds,
   findCustomer,
   findInvoice,
   findPortalSession,
@@ -341,7 +341,7 @@ export class EmbeddedBilling {
   /** Expires the open subscription-mode sessions whose time is up, each with checkout.session.expired. */
   async expireDue(): Promise<number> {
     let expired = 0;
-    for (const id of await dueSubscriptionSessionIds(this.#db, 100)) {
+    for (const id of await dueSessionIds(this.#db, 'embedded_subscription_sessions', 100)) {
       const eventId = await this.#db.transaction().execute(async (trx) => {
         const s = await lockSubscriptionSession(trx, id);
         if (!s || s.status !== 'open') return null;

@@ -296,7 +296,7 @@ export class EmbeddedPayments implements PaymentProvider {
   /** Expires the open sessions (both modes) whose time is up, each with its checkout.session.expired event. */
   async expireDue(): Promise<number> {
     let expired = await this.billing.expireDue();
-    for (const id of await dueSessionIds(this.db, 100)) {
+    for (const id of await dueSessionIds(this.db, 'embedded_payment_sessions', 100)) {
       const eventId = await this.db.transaction().execute(async (trx) => {
         const s = await lockSession(trx, { id });
         if (!s || s.status !== 'open') return null;

@@ -117,10 +117,10 @@ export async function markRefunded(trx: Transaction<DB>, sessionId: string): Pro
   await trx.updateTable('embedded_payment_sessions').set({ payment_status: 'refunded', updated_at: sql<Date>`now()` }).where('id', '=', sessionId).execute();
 }
 
-/** Open sessions whose time is up. */
-export async function dueSessionIds(db: Kysely<DB>, limit: number): Promise<string[]> {
+/** Open sessions (payment-mode or subscription-mode) whose time is up, on the database's clock. */
+export async function dueSessionIds(db: Kysely<DB>, table: 'embedded_payment_sessions' | 'embedded_subscription_sessions', limit: number): Promise<string[]> {
   const rows = await db
-    .selectFrom('embedded_payment_sessions')
+    .selectFrom(table)
     .select('id')
     .where('status', '=', 'open')
     .where('expires_at', '<=', sql<Date>`now()`)
@@ -235,18 +235,6 @@ export async function countSubscriptionDecline(trx: Transaction<DB>, id: string)
     .set({ declined_attempts: sql<number>`declined_attempts + 1`, updated_at: sql<Date>`now()` })
     .where('id', '=', id)
     .execute();
-}
-
-/** Open subscription-mode sessions whose time is up (on the database's clock, as the payment-mode ones). */
-export async function dueSubscriptionSessionIds(db: Kysely<DB>, limit: number): Promise<string[]> {
-  const rows = await db
-    .selectFrom('embedded_subscription_sessions')
-    .select('id')
-    .where('status', '=', 'open')
-    .where('expires_at', '<=', sql<Date>`now()`)
-    .limit(limit)
-    .execute();
-  return rows.map((r) => r.id);
 }
 
 export function insertSubscription(trx: Transaction<DB>, row: Insertable<EmbeddedSubscriptionsTable>): Promise<SubscriptionRow> {
