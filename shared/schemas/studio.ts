@@ -55,6 +55,33 @@ export const uploadVideoRoute = defineRoute({
   },
 });
 
+/**
+ * Resumable uploads (the tus 1.0 protocol): files above `thresholdBytes` are sent to `endpoint`
+ * (POST creates an upload, HEAD reads its offset, PATCH appends at that offset, DELETE drops it),
+ * then `finishResumableUploadRoute` turns the completed upload into a video. An upload not
+ * touched for `expiryHours` is removed with its bytes.
+ */
+export const RESUMABLE_UPLOAD = {
+  thresholdBytes: 100 * MB,
+  endpoint: '/api/uploads',
+  expiryHours: 24,
+} as const;
+
+export const finishResumableUploadRoute = defineRoute({
+  method: 'POST',
+  url: '/api/videos/resumable',
+  access: 'creator',
+  schema: {
+    summary:
+      'Turns a completed resumable upload into a video (multipart: title, description, category, upload_id, then the file thumbnail); the same checks and tier limits as a direct upload',
+    tags: ['studio'],
+    response: {
+      201: Type.Object({ success: Type.Literal(true), video: VideoCard }),
+      ...errorReplies(400, 401, 403, 404, 409, 413, 415, 422, 500),
+    },
+  },
+});
+
 export const StudioVideo = Type.Intersect([
   VideoCard,
   Type.Object({ verification_status: Type.String(), size_bytes: Type.Integer(), width: Type.Union([Type.Integer(), Type.Null()]), height: Type.Union([Type.Integer(), Type.Null()]) }),
