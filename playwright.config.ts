@@ -67,6 +67,14 @@ export default defineConfig({
     { name: 'checkout-journey', testMatch: '**/checkout.serial.spec.ts', dependencies: ['deletions'] },
     // Two creators upload videos and are paid (or not) by a payout run on the app's test clock.
     { name: 'payouts', testMatch: '**/payouts.serial.spec.ts', dependencies: ['deletions'] },
+    // Creators upload 150 MB videos through the resumable path (Free refused, Pro accepted).
+    { name: 'resumable-uploads', testMatch: '**/uploads-resumable.serial.spec.ts', dependencies: ['deletions'] },
+    // Subscriptions move the app's clock days ahead (trials, renewals, retries): last, once nothing else is in flight.
+    {
+      name: 'subscriptions',
+      testMatch: '**/subscriptions.serial.spec.ts',
+      dependencies: ['capture-accuracy', 'checkout-journey', 'payouts', 'resumable-uploads'],
+    },
   ],
   webServer: {
     command: 'node scripts/e2e-server.mjs',

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { Icon } from '../../components/Icon.tsx';
 import { useAuth } from '../../stores/useAuth.ts';
 import { useBrowse } from '../../stores/useBrowse.ts';
-import { useLayout } from './useLayout.ts';
+import { useLayout } from '../../stores/useLayout.ts';
 import { AuthActions } from './AuthActions.tsx';
 import { Logo } from './Logo.tsx';
 import { SearchForm } from './SearchForm.tsx';
@@ -12,6 +12,7 @@ import './Navbar.css';
 export function Navbar({ cartButton }: { cartButton: ReactNode }) {
   const sidebarOpen = useLayout((s) => s.sidebarOpen);
   const toggleSidebar = useLayout((s) => s.toggleSidebar);
+  const sidebarSuppressed = useLayout((s) => s.sidebarSuppressed);
   const resetBrowse = useBrowse((s) => s.reset);
   // Hidden while a sign-in is being confirmed (spec section 2).
   const signInPending = useAuth((s) => s.status === 'pending');
@@ -21,16 +22,18 @@ export function Navbar({ cartButton }: { cartButton: ReactNode }) {
   return (
     <header className={`navbar${searchOpen ? ' navbar--search-open' : ''}`}>
       <div className="navbar__start">
-        <button
-          type="button"
-          className="icon-button"
-          aria-label="Toggle sidebar"
-          aria-controls="sidebar"
-          aria-expanded={sidebarOpen}
-          onClick={toggleSidebar}
-        >
-          <Icon name="menu" />
-        </button>
+        {!sidebarSuppressed && (
+          <button
+            type="button"
+            className="icon-button"
+            aria-label="Toggle sidebar"
+            aria-controls="sidebar"
+            aria-expanded={sidebarOpen}
+            onClick={toggleSidebar}
+          >
+            <Icon name="menu" />
+          </button>
+        )}
         <Link to="/" className="navbar__logo" aria-label="FrameMerch home" onClick={resetBrowse}>
           <Logo />
           <span className="navbar__wordmark" aria-hidden="true">

@@ -2,13 +2,14 @@ import { useEffect } from 'react';
 import { Link, NavLink } from 'react-router';
 import { Avatar } from '../../components/Avatar.tsx';
 import { profilePath } from '../../lib/paths.ts';
-import { isMobileViewport, useLayout } from './useLayout.ts';
+import { isMobileViewport, useLayout } from '../../stores/useLayout.ts';
 import { useNewestCreators } from './useNewestCreators.ts';
 import './Sidebar.css';
 
 export function Sidebar() {
   const open = useLayout((s) => s.sidebarOpen);
   const close = useLayout((s) => s.closeSidebar);
+  const suppressed = useLayout((s) => s.sidebarSuppressed);
   const creators = useNewestCreators();
 
   // As an overlay it closes on Escape; beside the content it stays until toggled.
@@ -20,6 +21,8 @@ export function Sidebar() {
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
   }, [open, close]);
+
+  if (suppressed) return null;
 
   const closeOnMobile = () => {
     if (isMobileViewport()) close();

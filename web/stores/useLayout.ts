@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { MOBILE_BREAKPOINT_PX } from '../../../shared/constants.ts';
+import { MOBILE_BREAKPOINT_PX } from '../../shared/constants.ts';
 
 const MOBILE_QUERY = `(max-width: ${MOBILE_BREAKPOINT_PX}px)`;
 
@@ -12,6 +12,12 @@ interface LayoutState {
   sidebarOpen: boolean;
   toggleSidebar: () => void;
   closeSidebar: () => void;
+  /**
+   * The page asks for no sidebar at all (spec section 2: a profile whose owner is on the third
+   * subscription tier); the menu button goes with it. Pages set it and clear it when they leave.
+   */
+  sidebarSuppressed: boolean;
+  suppressSidebar: (suppressed: boolean) => void;
 }
 
 const initialMobile = mobileQuery()?.matches ?? false;
@@ -20,6 +26,8 @@ export const useLayout = create<LayoutState>()((set) => ({
   sidebarOpen: !initialMobile,
   toggleSidebar: () => set((s) => ({ sidebarOpen: !s.sidebarOpen })),
   closeSidebar: () => set({ sidebarOpen: false }),
+  sidebarSuppressed: false,
+  suppressSidebar: (suppressed) => set({ sidebarSuppressed: suppressed }),
 }));
 
 /** True when the viewport is in the mobile layout (at most MOBILE_BREAKPOINT_PX wide). */
