@@ -12,7 +12,10 @@ import { createUser } from '../modules/accounts/index.ts';
 import { createSession, SESSION_COOKIE } from '../platform/sessions/sessions.ts';
 import { ORIGIN } from './browser.ts';
 import type { TestApp } from './harness.ts';
+import { subscriptionObject, type SubscriptionSpec } from './stripe-subscription-object.ts';
 import type { StripeLikeEvent } from './webhook-support.ts';
+
+export { subscriptionObject, type SubscriptionSpec };
 
 export const hex = (n = 8) => randomBytes(n).toString('hex');
 
@@ -40,37 +43,6 @@ export function send(t: TestApp, as: Person | null, req: { method?: 'GET' | 'POS
     headers: method === 'GET' ? {} : { origin: ORIGIN },
     ...(as ? { cookies: as.cookies } : {}),
   });
-}
-
-export interface SubscriptionSpec {
-  id: string;
-  userId: string | null;
-  customer: string;
-  status: Stripe.Subscription.Status;
-  created: number;
-  start: number;
-  end: number;
-  trialEnd?: number | null;
-  cancelAtPeriodEnd?: boolean;
-}
-
-/** A Stripe Subscription object, as customer.subscription.* events (and retrieveSubscription) carry it. */
-export function subscriptionObject(s: SubscriptionSpec): Record<string, unknown> {
-  return {
-    id: s.id,
-    object: 'subscription',
-    customer: s.customer,
-    status: s.status,
-    created: s.created,
-    start_date: s.created,
-    current_period_start: s.start,
-    current_period_end: s.end,
-    trial_end: s.trialEnd ?? null,
-    cancel_at_period_end: s.cancelAtPeriodEnd ?? false,
-    canceled_at: null,
-    metadata: s.userId ? { user_id: s.userId } : {},
-    items: { object: 'list', data: [] },
-  };
 }
 
 export interface FakeSubscriptions {

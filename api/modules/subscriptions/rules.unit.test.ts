@@ -18,6 +18,7 @@ import {
   type SubscriptionEventInput,
   type SubscriptionState,
 } from './rules.ts';
+import { subscriptionObject } from '../../test/stripe-subscription-object.ts';
 
 const USER = '0b5f6f3e-4c4f-4a53-9f62-6c1c2b0f7a11';
 const DAY = 86_400;
@@ -40,25 +41,15 @@ interface Sub {
 const trial: Sub = { id: 'sub_1', status: 'trialing', start: T0, end: TRIAL_END, trialEnd: TRIAL_END, cancelAtPeriodEnd: false, created: T0 };
 
 /** A subscription object: current period on the object (older API versions) or on its item (newer). */
-function subObject(s: Sub, style: Style = 'legacy'): Record<string, unknown> {
-  const period = { current_period_start: s.start, current_period_end: s.end };
-  return {
-    id: s.id,
-    object: 'subscription',
+const subObject = (s: Sub, style: Style = 'legacy'): Record<string, unknown> =>
+  subscriptionObject({
+    ...s,
+    userId: USER,
     customer: 'cus_1',
-    status: s.status,
-    created: s.created,
-    start_date: s.created,
-    trial_start: s.trialEnd === null ? null : s.created,
-    trial_end: s.trialEnd,
-    cancel_at_period_end: s.cancelAtPeriodEnd,
-    cancel_at: null,
-    canceled_at: s.status === 'canceled' ? s.end : null,
-    metadata: { user_id: USER },
-    ...(style === 'legacy' ? period : {}),
-    items: { object: 'list', data: [{ id: 'si_1', object: 'subscription_item', ...(style === 'items' ? period : {}) }] },
-  };
-}
+    canceledAt: s.status === 'canceled' ? s.end : null,
+    periodOn: style === 'items' ? 'item' : 'subscription',
+    itemId: 'si_1',
+  });
 
 let seq = 0;
 function event(type: string, created: number, object: Record<string, unknown>, id = `evt_${String(++seq).padStart(4, '0')}`): SubscriptionEventInput {

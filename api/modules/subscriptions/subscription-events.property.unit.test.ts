@@ -31,6 +31,7 @@ import {
   type SubscriptionEventInput,
   type SubscriptionState,
 } from './rules.ts';
+import { subscriptionObject } from '../../test/stripe-subscription-object.ts';
 
 const USER = '7d3c1a52-95b8-4d7e-a0c2-3f1e6b9d2a40';
 const DAY = 86_400;
@@ -105,25 +106,17 @@ class StripeModel {
 
   /** The subscription object, its current period on the object or (newer API versions) on its item. */
   private object(s: Sub): Record<string, unknown> {
-    const period = { current_period_start: s.start, current_period_end: s.end };
-    return {
-      id: s.id,
-      object: 'subscription',
+    return subscriptionObject({
+      ...s,
+      userId: USER,
       customer: 'cus_1',
-      status: s.status,
-      created: s.created,
-      start_date: s.created,
-      trial_start: s.trialEnd === null ? null : s.created,
-      trial_end: s.trialEnd,
-      cancel_at_period_end: s.cancelAtPeriodEnd,
-      cancel_at: this.style === 'items' && s.cancelAtPeriodEnd ? s.end : null,
-      canceled_at: s.canceledAt,
-      ended_at: ENDED.has(s.status) ? this.now : null,
-      metadata: { user_id: USER },
-      ...(this.style === 'legacy' ? period : {}),
-      items: { object: 'list', data: [{ id: `si_${s.id}`, object: 'subscription_item', ...(this.style === 'items' ? period : {}) }] },
-    };
+      cancelAt: this.style === 'items' && s.cancelAtPeriodEnd ? s.end : null,
+      endedAt: ENDED.has(s.status) ? this.now : null,
+      periodOn: this.style === 'items' ? 'item' : 'subscription',
+      itemId: `si_${s.id}`,
+    });
   }
+
 
   private emit(type: string, object: Record<string, unknown>): void {
     const id = `evt_${String(this.events.length + 1).padStart(5, '0')}`;
