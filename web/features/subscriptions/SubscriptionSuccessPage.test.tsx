@@ -6,26 +6,16 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { SUBSCRIPTION_MESSAGES, type SubscriptionView } from '../../../shared/schemas/subscriptions.ts';
+import { SUBSCRIPTION_MESSAGES } from '../../../shared/schemas/subscriptions.ts';
 import { SubscriptionSuccessPage, SubscriptionSuccessView } from './SubscriptionSuccessPage.tsx';
 import type { SuccessState } from './subscriptionSuccess.ts';
+import { TRIALING_PRO } from './subscriptionFixtures.ts';
 
 const auth = vi.hoisted(() => ({ state: { status: 'loading', user: null as unknown } }));
 vi.mock('../../stores/useAuth.ts', () => ({ useAuth: <T,>(select: (s: typeof auth.state) => T) => select(auth.state) }));
 vi.mock('idb-keyval', () => ({ createStore: vi.fn(), get: vi.fn(), set: vi.fn(), del: vi.fn() }));
 
-const SUB: SubscriptionView = {
-  tier: 'pro',
-  status: 'trialing',
-  stripe_status: 'trialing',
-  trial_end: '2030-03-08T12:00:00.000Z',
-  current_period_start: '2030-03-01T12:00:00.000Z',
-  current_period_end: '2030-03-08T12:00:00.000Z',
-  cancel_at_period_end: false,
-  stripe_subscription_id: 'sub_1',
-  stripe_customer_id: 'cus_1',
-  can_manage: true,
-};
+const SUB = TRIALING_PRO;
 
 const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/&#x27;/g, "'").replace(/\s+/g, ' ').trim();
 

@@ -6,21 +6,11 @@ import { describe, expect, it, vi } from 'vitest';
 import { SUBSCRIPTION_MESSAGES, type SubscriptionView, type VerifySubscriptionReply } from '../../../shared/schemas/subscriptions.ts';
 import { ApiError } from '../../lib/ApiError.ts';
 import { abortableWait, MAX_VERIFY_ATTEMPTS, sessionIdFrom, trialEndLabel, verifyAndActivate, VERIFY_RETRY_MS, type VerifySteps } from './subscriptionSuccess.ts';
+import { TRIALING_PRO } from './subscriptionFixtures.ts';
 
 vi.mock('idb-keyval', () => ({ createStore: vi.fn(), get: vi.fn(), set: vi.fn(), del: vi.fn() }));
 
-const SUB: SubscriptionView = {
-  tier: 'pro',
-  status: 'trialing',
-  stripe_status: 'trialing',
-  trial_end: '2030-03-08T12:00:00.000Z',
-  current_period_start: '2030-03-01T12:00:00.000Z',
-  current_period_end: '2030-03-08T12:00:00.000Z',
-  cancel_at_period_end: false,
-  stripe_subscription_id: 'sub_1',
-  stripe_customer_id: 'cus_1',
-  can_manage: true,
-};
+const SUB = TRIALING_PRO;
 
 const open: VerifySubscriptionReply = { success: false, status: 'open', subscription_id: null, customer_id: null, message: 'Payment not completed yet' };
 const done: VerifySubscriptionReply = { success: true, status: 'complete', subscription_id: 'sub_1', customer_id: 'cus_1', message: 'Payment verified' };
