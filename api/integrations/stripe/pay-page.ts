@@ -89,22 +89,30 @@ ${alert}
 <label for="email">Email</label>
 <input id="email" name="email" type="email" autocomplete="email" required maxlength="320" value="${escapeHtml(state.email)}">
 ${shippingFields(s, state.shipping)}
-<fieldset>
-<legend>Card information</legend>
-<label for="card_number">Card number</label>
-<input id="card_number" name="card_number" inputmode="numeric" autocomplete="cc-number" required maxlength="23" placeholder="4242 4242 4242 4242">
-<div class="row">
-<div><label for="expiry">Expiration date (MM / YY)</label>
-<input id="expiry" name="expiry" inputmode="numeric" autocomplete="cc-exp" required maxlength="9" placeholder="MM / YY" value="${escapeHtml(state.expiry)}"></div>
-<div><label for="cvc">CVC</label>
-<input id="cvc" name="cvc" inputmode="numeric" autocomplete="cc-csc" required maxlength="4" placeholder="123"></div>
-</div>
-</fieldset>
+${cardFields(state.expiry)}
 <button type="submit">Pay ${formatCents(s.amount_total)}</button>
 </form>
 <p class="hint">Test mode: pay with 4242 4242 4242 4242, any future date and any 3-digit CVC. 4000 0000 0000 0002 is declined.</p>
 <p><a href="${escapeHtml(s.cancel_url)}">Cancel and return to checkout</a></p>`,
   );
+}
+
+/**
+ * The card's fields, as every hosted page asks for them; the placeholder is Stripe's test card
+ * unless a page shows another (the manage page shows none but the saved card's last 4).
+ */
+export function cardFields(expiry: string, placeholder = '4242 4242 4242 4242'): string {
+  return `<fieldset>
+<legend>Card information</legend>
+<label for="card_number">Card number</label>
+<input id="card_number" name="card_number" inputmode="numeric" autocomplete="cc-number" required maxlength="23" placeholder="${escapeHtml(placeholder)}">
+<div class="row">
+<div><label for="expiry">Expiration date (MM / YY)</label>
+<input id="expiry" name="expiry" inputmode="numeric" autocomplete="cc-exp" required maxlength="9" placeholder="MM / YY" value="${escapeHtml(expiry)}"></div>
+<div><label for="cvc">CVC</label>
+<input id="cvc" name="cvc" inputmode="numeric" autocomplete="cc-csc" required maxlength="4" placeholder="123"></div>
+</div>
+</fieldset>`;
 }
 
 export function paidPage(s: SessionRow): string {

@@ -7,7 +7,7 @@
 import { formatCents } from '../../../shared/money.ts';
 import { escapeHtml, hostedPage } from '../../platform/http/html-page.ts';
 import type { ManageView, SubscriptionSessionRow } from './embedded-billing.ts';
-import { PAY_STYLESHEET_PATH } from './pay-page.ts';
+import { cardFields, PAY_STYLESHEET_PATH } from './pay-page.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -26,21 +26,6 @@ const perMonth = (cents: number) => `${formatCents(cents)}/month`;
 export function planTerms(trialDays: number, cents: number): string {
   return trialDays > 0 ? `${trialDays}-day free trial, then ${perMonth(cents)}` : perMonth(cents);
 }
-
-const cardFields = `<fieldset>
-<legend>Card information</legend>
-<label for="card_number">Card number</label>
-<input id="card_number" name="card_number" inputmode="numeric" autocomplete="cc-number" required maxlength="23" placeholder="{{placeholder}}">
-<div class="row">
-<div><label for="expiry">Expiration date (MM / YY)</label>
-<input id="expiry" name="expiry" inputmode="numeric" autocomplete="cc-exp" required maxlength="9" placeholder="MM / YY" value="{{expiry}}"></div>
-<div><label for="cvc">CVC</label>
-<input id="cvc" name="cvc" inputmode="numeric" autocomplete="cc-csc" required maxlength="4" placeholder="123"></div>
-</div>
-</fieldset>`;
-
-/** The card fields; the manage page's placeholder is Stripe's own (it shows no card number but the saved one's last 4). */
-const withExpiry = (expiry: string, placeholder = '4242 4242 4242 4242') => cardFields.replace('{{expiry}}', escapeHtml(expiry)).replace('{{placeholder}}', placeholder);
 
 const TEST_HINT =
   'Test mode: 4242 4242 4242 4242 subscribes and renews; 4000 0000 0000 0341 subscribes but its renewals fail; 4000 0000 0000 0002 is declined. Any future date and any 3-digit CVC.';
@@ -74,7 +59,7 @@ ${then}
 ${alert}
 <label for="email">Email</label>
 <input id="email" name="email" type="email" autocomplete="email" required maxlength="320" value="${escapeHtml(state.email)}">
-${withExpiry(state.expiry)}
+${cardFields(state.expiry)}
 <button type="submit">${escapeHtml(action)}</button>
 </form>
 ${trial ? `<p class="hint">Cancel any time before ${escapeHtml(billingDate(firstCharge))} and you will not be charged.</p>\n` : ''}<p class="hint">${TEST_HINT}</p>
@@ -158,7 +143,7 @@ ${cancelForms}
 <h2 id="card-title">Change card</h2>
 <form method="post" action="${escapeHtml(action)}" class="card-form">
 <input type="hidden" name="action" value="card">
-${withExpiry(opts.expiry ?? '', '1234 1234 1234 1234')}
+${cardFields(opts.expiry ?? '', '1234 1234 1234 1234')}
 <button type="submit">Save card</button>
 </form>
 </section>
