@@ -19,6 +19,10 @@ describe('formatCents', () => {
     expect(formatCents(2169)).toBe('$21.69');
     expect(formatCents(5)).toBe('$0.05');
     expect(formatCents(-150)).toBe('-$1.50');
+    expect(formatCents(175_000)).toBe('$1,750.00');
+    expect(formatCents(99_999)).toBe('$999.99');
+    expect(formatCents(123_456_789_01)).toBe('$123,456,789.01');
+    expect(formatCents(-100_000)).toBe('-$1,000.00');
   });
 });
 

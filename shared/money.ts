@@ -20,11 +20,13 @@ export function parseUsdToCents(text: string): Cents {
   return cents;
 }
 
+/** "$21.69", "$1,750.00", "-$1.50": dollars grouped by thousands, always two decimals. */
 export function formatCents(cents: Cents, currency = 'USD'): string {
   if (currency === 'USD') {
     const sign = cents < 0 ? '-' : '';
     const abs = Math.abs(cents);
-    return `${sign}$${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+    const dollars = String(Math.floor(abs / 100)).replace(/\B(?=(\d{3})+$)/g, ',');
+    return `${sign}$${dollars}.${String(abs % 100).padStart(2, '0')}`;
   }
   return `${(cents / 100).toFixed(2)} ${currency}`;
 }

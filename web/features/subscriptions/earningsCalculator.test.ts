@@ -11,7 +11,7 @@ describe('calculatorView', () => {
     });
   });
   it('the monthly figures follow the units', () => {
-    expect(view({ units: '250' })).toMatchObject({ figures: { profitPerItem: '$7.00', profitPerMonth: '$1750.00', sharePerMonth: '$1225.00' } });
+    expect(view({ units: '250' })).toMatchObject({ figures: { profitPerItem: '$7.00', profitPerMonth: '$1,750.00', sharePerMonth: '$1,225.00' } });
     expect(view({ units: '0' })).toMatchObject({ figures: { profitPerMonth: '$0.00', sharePerMonth: '$0.00' } });
   });
   it('rounds the share half up to the cent', () => {
@@ -57,7 +57,7 @@ describe('parseAmount', () => {
     expect(parseAmount('price', '-1')).toEqual({ ok: false, message: 'Enter an amount of $0 or more.' });
     expect(parseAmount('price', '-$1')).toEqual({ ok: false, message: 'Enter an amount of $0 or more.' });
     for (const junk of ['1e3', '1,000', '21.', 'NaN', 'Infinity', '1.2.3']) expect(parseAmount('price', junk).ok).toBe(false);
-    expect(parseAmount('price', '1000001')).toEqual({ ok: false, message: 'Enter at most $1000000.00.' });
+    expect(parseAmount('price', '1000001')).toEqual({ ok: false, message: 'Enter at most $1,000,000.00.' });
   });
 });
 
