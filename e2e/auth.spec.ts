@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import type { SessionUser } from '../shared/schemas/auth.ts';
+import { SUBSCRIPTION_MESSAGES } from '../shared/schemas/subscriptions.ts';
 import { ADMIN, here, logIn, PASSWORD, sameSite, signUp, uniqueEmail } from './support/accounts.ts';
 
 const avatar = (page: Page) => page.getByRole('button', { name: 'Account menu' });
@@ -316,4 +317,62 @@ test('the footer sends an approval link that shows up in the dev mailbox', async
   await logIn(page, ADMIN);
   await page.goto('/dev/mail');
   await expect(page.getByRole('main').getByRole('article').filter({ hasText: email })).toHaveCount(1);
+});
+
+test("the approval link works once: 'Verifying...', then approved; again, the invalid-link state; without a token, invalid at once", async ({ page }) => {
+  const email = uniqueEmail('approver');
+  const main = page.getByRole('main');
+  await page.goto('/privacy-policy');
+  await page.getByRole('contentinfo').getByRole('button', { name: 'Get updates' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Get updates' });
+  await dialog.getByLabel('Email').fill(email);
+  const sent = page.waitForResponse((r) => r.url().endsWith('/api/send-subscription-email'));
+  await dialog.getByRole('button', { name: 'Send Approval Link' }).click();
+  const { mail_link } = (await (await sent).json()) as { mail_link: string };
+
+  // The approval link, read from the message on its own page.
+  await page.goto(mail_link);
+  const message = main.getByRole('article');
+  await expect(message).toContainText(email);
+  const approval = new URL(/http\S+/.exec((await message.locator('pre').textContent()) ?? '')![0]);
+  expect(approval.pathname).toBe('/approve-subscription');
+  expect(approval.searchParams.get('email')).toBe(email);
+
+  const approveRequests: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/api/subscriptions/approve')) approveRequests.push(r.method());
+  });
+
+  // First use: 'Verifying...' for at least 2 s, then approved, with the address and the way home.
+  const opened = Date.now();
+  await page.goto(approval.href);
+  await expect(main.getByRole('heading', { level: 1 })).toHaveText(SUBSCRIPTION_MESSAGES.approvalTitle);
+  await expect(main.getByRole('status').filter({ hasText: SUBSCRIPTION_MESSAGES.approvalVerifying })).toBeVisible();
+  const approved = main.getByRole('status').filter({ has: page.getByRole('heading', { name: SUBSCRIPTION_MESSAGES.approved }) });
+  await expect(approved).toBeVisible();
+  expect(Date.now() - opened).toBeGreaterThanOrEqual(2_000);
+  await expect(approved).toContainText(email);
+  await expect(approved.getByRole('link', { name: 'Go to the home page' })).toHaveAttribute('href', '/');
+  // The link was presented once.
+  expect(approveRequests).toEqual(['POST']);
+
+  // The same link again: 'Verifying...', then the invalid-link state, from which a new link is asked for.
+  await page.goto(approval.href);
+  await expect(main.getByRole('status').filter({ hasText: SUBSCRIPTION_MESSAGES.approvalVerifying })).toBeVisible();
+  await expect(main.getByRole('alert')).toContainText(SUBSCRIPTION_MESSAGES.approvalInvalid);
+  await expect(main.getByRole('heading', { name: SUBSCRIPTION_MESSAGES.approved })).toHaveCount(0);
+  await main.getByRole('button', { name: SUBSCRIPTION_MESSAGES.approvalNewLink }).click();
+  const again = page.getByRole('dialog', { name: 'Get updates' });
+  await expect(again).toBeVisible();
+  await again.getByRole('button', { name: 'Cancel' }).click();
+  await expect(again).toBeHidden();
+  expect(approveRequests).toEqual(['POST', 'POST']);
+
+  // No token (or no address): the invalid-link state at once, and nothing asked.
+  for (const search of [`?email=${encodeURIComponent(email)}`, `?token=${approval.searchParams.get('token')}`]) {
+    await page.goto(`/approve-subscription${search}`);
+    await expect(main.getByRole('alert')).toContainText(SUBSCRIPTION_MESSAGES.approvalInvalid);
+    await expect(main.getByText(SUBSCRIPTION_MESSAGES.approvalVerifying)).toHaveCount(0);
+  }
+  expect(approveRequests).toEqual(['POST', 'POST']);
 });

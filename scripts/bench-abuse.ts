@@ -35,6 +35,7 @@ import zlib from 'node:zlib';
 import sharp from 'sharp';
 import { createUser } from '../api/modules/accounts/index.ts';
 import { openDatabase } from '../api/platform/db/database.ts';
+import { seededRandom } from '../api/test/seeded-random.ts';
 import { migrate } from '../api/platform/db/migrate.ts';
 import { findMediaTools, runFfmpeg } from '../api/platform/media/ffmpeg.ts';
 import { createSession, SESSION_COOKIE } from '../api/platform/sessions/sessions.ts';
@@ -71,16 +72,9 @@ const mb = (bytes: number) => (bytes / MB).toFixed(1);
 // A small seeded PRNG (mulberry32): the same bodies on every run with the same seed.
 
 class Rand {
-  #a: number;
+  readonly next: () => number;
   constructor(seed: number) {
-    this.#a = seed >>> 0;
-  }
-  next(): number {
-    this.#a = (this.#a + 0x6d2b79f5) >>> 0;
-    let x = this.#a;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+    this.next = seededRandom(seed);
   }
   int(n: number): number {
     return Math.floor(this.next() * n);

@@ -11,6 +11,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from './harness.ts';
 import { signedInCreator, testMedia } from './upload-helpers.ts';
+import { seededRandom } from './seeded-random.ts';
 
 let t: TestApp;
 let creator: Awaited<ReturnType<typeof signedInCreator>>;
@@ -99,18 +100,6 @@ function fixedCases(parts: () => RawPart[]): Array<[string, Buffer, Record<strin
   ];
 }
 
-/** mulberry32: the same mutations on every run. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = a;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function mutate(base: Buffer, next: () => number): { payload: Buffer; contentType: string } {
   const int = (n: number) => Math.floor(next() * n);
   let buf = Buffer.from(base);
@@ -170,7 +159,7 @@ describe.each(ROUTES)('malformed multipart bodies on $name', ({ url, parts }) =>
 
   it('answers 200 mutated bodies (seed 15) with no 5xx, each within 5 s, leaving nothing behind', async () => {
     const base = body(parts());
-    const next = rng(15);
+    const next = seededRandom(15);
     await send(url, base, { 'content-type': CT }); // opens whatever the route opens once, before counting
     const fdsBefore = openFds();
     const statuses = new Map<number, number>();

@@ -73,4 +73,23 @@ describe('the request log', () => {
     expect(log).not.toContain(token);
     expect(log).not.toContain('logged.nowhere');
   });
+
+  it("writes an approval's request without the address or the token in its body, used or refused", async () => {
+    const sent = await request({ method: 'POST', url: '/api/send-subscription-email', payload: { email: 'approved.quietly@example.com' }, remoteAddress: '10.0.0.7' });
+    expect(sent.statusCode).toBe(202);
+    const row = await tdb.database.db.selectFrom('email_outbox').select('payload').where('to_address', '=', 'approved.quietly@example.com').executeTakeFirstOrThrow();
+    const token = new URL(/http\S+/.exec(String((row.payload as { text: string }).text))![0]).searchParams.get('token')!;
+    lines.length = 0;
+    const body = { email: 'approved.quietly@example.com', token };
+    expect((await request({ method: 'POST', url: '/api/subscriptions/approve', payload: body })).statusCode).toBe(200);
+    expect((await request({ method: 'POST', url: '/api/subscriptions/approve', payload: body })).statusCode).toBe(400);
+    expect((await request({ method: 'POST', url: '/api/subscriptions/approve', payload: { email: body.email, token: 7 } })).statusCode).toBe(400);
+    await request({ url: `/approve-subscription?email=${encodeURIComponent(body.email)}&token=${token}` });
+    await settled();
+    const log = lines.join('\n');
+    expect(lines.filter((l) => l.includes('/api/subscriptions/approve')).length).toBeGreaterThanOrEqual(3);
+    expect(log).not.toContain(token.split('.')[2]!);
+    expect(log).not.toContain(token.split('.')[0]!);
+    expect(log).not.toContain('approved.quietly');
+  });
 });

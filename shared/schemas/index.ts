@@ -29,11 +29,16 @@ import { processPrintQualityRoute, processShirtImageRoute } from './print.ts';
 import { browseProductsRoute, createProductRoute, productRoute } from './products.ts';
 import { channelRoute, profileRoute, recordViewRoute, searchChannelsRoute } from './channels.ts';
 import {
+  appendResumableUploadRoute,
+  createResumableUploadRoute,
+  deleteResumableUploadRoute,
   deleteVideoRoute,
   ensureUserRoute,
+  finishResumableUploadRoute,
   myProfileRoute,
   myVideosRoute,
   profileImageRoute,
+  resumableUploadOffsetRoute,
   updateChannelRoute,
   updateProfileRoute,
   uploadVideoRoute,
@@ -49,6 +54,7 @@ import { connectOnboardingPageRoute, connectOnboardingSubmitRoute, paypalPayouts
 import { feedRoute, videoRoute } from './videos.ts';
 import {
   activateSubscriptionRoute,
+  approveSubscriptionRoute,
   embeddedManagePageRoute,
   embeddedManageSubmitRoute,
   manageSubscriptionRoute,
@@ -83,6 +89,11 @@ export const API_ROUTES = [
   searchChannelsRoute,
   recordViewRoute,
   uploadVideoRoute,
+  createResumableUploadRoute,
+  resumableUploadOffsetRoute,
+  appendResumableUploadRoute,
+  deleteResumableUploadRoute,
+  finishResumableUploadRoute,
   myVideosRoute,
   deleteVideoRoute,
   myProfileRoute,
@@ -129,4 +140,5 @@ export const API_ROUTES = [
   userSubscriptionRoute,
   embeddedManagePageRoute,
   embeddedManageSubmitRoute,
+  approveSubscriptionRoute,
 ] as const;

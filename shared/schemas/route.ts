@@ -5,7 +5,7 @@
  */
 import type { Static, TSchema } from 'typebox';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface RouteSchema {
   summary: string;

@@ -65,7 +65,104 @@ export const RESUMABLE_UPLOAD = {
   thresholdBytes: 100 * MB,
   endpoint: '/api/uploads',
   expiryHours: 24,
+  /** Uploads a creator may hold at once (unfinished, or complete and not yet turned into a video). */
+  maxOpenPerCreator: 5,
 } as const;
+
+/** The resumable upload's own answers (the video's checks answer as a direct upload's do). */
+export const RESUMABLE_MESSAGES = {
+  /** Someone else's upload answers exactly as a missing one. */
+  notFound: 'Upload not found.',
+  incomplete: 'Video upload failed: the upload is not complete',
+  tooMany: `You have ${RESUMABLE_UPLOAD.maxOpenPerCreator} unfinished uploads. Finish or cancel one of them before starting another.`,
+  busy: 'This upload is being saved as a video. Please wait a moment.',
+  lengthRequired: 'Upload-Length must give the size of the file in bytes; uploads of unknown length are not accepted.',
+  offsetConflict: 'Upload-Offset does not match the bytes stored: ask for the offset (HEAD) and resume from there.',
+} as const;
+
+/** 100 MiB -> "100MB", 2 GiB -> "2GB": how the messages write a limit. */
+export function sizeLabel(bytes: number): string {
+  return bytes >= 1024 * MB && bytes % (1024 * MB) === 0 ? `${bytes / (1024 * MB)}GB` : `${Math.round(bytes / MB)}MB`;
+}
+
+/**
+ * The refusal of a video over its creator's tier limit, by size or by length: the limit named,
+ * and for a Free creator how to raise it (Pro's limits). The one wording of every such refusal.
+ */
+export function videoLimitMessage(tier: 'free' | 'pro', limit: 'size' | 'duration'): string {
+  const rule =
+    limit === 'size'
+      ? `Video file size must be less than ${sizeLabel(UPLOAD_LIMITS[tier].videoBytes)}`
+      : `Video must be at most ${UPLOAD_LIMITS[tier].videoSeconds / 60} minutes long`;
+  const upgrade =
+    tier === 'free'
+      ? `. Upgrade to Pro on /subscription-tiers for videos up to ${sizeLabel(UPLOAD_LIMITS.pro.videoBytes)} and ${UPLOAD_LIMITS.pro.videoSeconds / 60} minutes.`
+      : '';
+  return UPLOAD_MESSAGES.videoFailed(`${rule}${upgrade}`);
+}
+
+/** The tus 1.0 requests at `endpoint` (their data is in headers, not JSON: tus.io/protocols/resumable-upload); errors answer JSON like every route. */
+const UploadId = Type.String({ maxLength: 100, description: 'The upload id: the last segment of the Location the creation answered' });
+/** A tus reply: no body; what it says is in its headers (Tus-Resumable 1.0.0 and those named). */
+const tusReply = (headers: string) => Type.Null({ description: `No body; headers: Tus-Resumable, ${headers}` });
+
+export const createResumableUploadRoute = defineRoute({
+  method: 'POST',
+  url: '/api/uploads',
+  access: 'creator',
+  schema: {
+    summary:
+      'Creates a resumable upload (tus 1.0 creation): Tus-Resumable 1.0.0, Upload-Length (required, at most the tier limit), optional Upload-Metadata; answers 201 with Location /api/uploads/{id}. At most maxOpenPerCreator open uploads per creator',
+    tags: ['studio'],
+    response: {
+      201: tusReply('Location (the upload URL)'),
+      ...errorReplies(400, 401, 403, 412, 413, 415, 429),
+    },
+  },
+});
+
+export const resumableUploadOffsetRoute = defineRoute({
+  method: 'HEAD',
+  url: '/api/uploads/:id',
+  access: 'creator',
+  schema: {
+    summary: "The offset of one of the signed-in creator's uploads (tus 1.0 HEAD): Upload-Offset and Upload-Length; someone else's upload answers 404 like a missing one",
+    tags: ['studio'],
+    params: Type.Object({ id: UploadId }, { additionalProperties: false }),
+    response: {
+      200: tusReply('Upload-Offset (bytes stored), Upload-Length (the declared size)'),
+      ...errorReplies(401, 403, 404, 409),
+    },
+  },
+});
+
+export const appendResumableUploadRoute = defineRoute({
+  method: 'PATCH',
+  url: '/api/uploads/:id',
+  access: 'creator',
+  schema: {
+    summary:
+      'Appends bytes at Upload-Offset (tus 1.0 PATCH, Content-Type application/offset+octet-stream); a stale offset answers 409 and stores nothing; the first bytes must be an MP4 or WebM (415, and the upload is removed)',
+    tags: ['studio'],
+    params: Type.Object({ id: UploadId }, { additionalProperties: false }),
+    response: {
+      204: tusReply('Upload-Offset (bytes stored after this request)'),
+      ...errorReplies(400, 401, 403, 404, 409, 412, 413, 415),
+    },
+  },
+});
+
+export const deleteResumableUploadRoute = defineRoute({
+  method: 'DELETE',
+  url: '/api/uploads/:id',
+  access: 'creator',
+  schema: {
+    summary: "Removes one of the signed-in creator's uploads with its bytes (tus 1.0 termination)",
+    tags: ['studio'],
+    params: Type.Object({ id: UploadId }, { additionalProperties: false }),
+    response: { 204: tusReply('nothing else'), ...errorReplies(401, 403, 404, 409, 412) },
+  },
+});
 
 export const finishResumableUploadRoute = defineRoute({
   method: 'POST',

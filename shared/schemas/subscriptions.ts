@@ -30,7 +30,25 @@ export const SUBSCRIPTION_MESSAGES = {
   nothingToManage: 'You have no subscription to manage.',
   providerUnavailable: 'The payment service is not available just now. Please try again.',
   userNotFound: 'User not found',
+  /** /approve-subscription (spec section 8): 'Verifying...' for APPROVAL_VERIFY_MS, then one of these. */
+  approvalVerifying: 'Verifying...',
+  approvalTitle: 'Subscription approval',
+  approved: 'Subscription approved',
+  /** POST /api/subscriptions/approve's reply on success. */
+  approvedMessage: 'Your address is approved: FrameMerch updates will come to it.',
+  /** Every refused link alike (missing, forged, another address's, used, expired, malformed), so a link cannot be probed. */
+  approvalInvalid: 'This approval link is invalid or has expired.',
+  approvalNewLinkHint: 'Approval links work once, for 24 hours. Ask for a new one below.',
+  approvalNewLink: 'Send a new approval link',
+  approvalTooManyAttempts: 'Too many invalid approval links. Please wait a while and try again.',
+  /** The server could not be asked (network or server failure): the link may still be good. */
+  approvalCheckFailed: 'We could not check this approval link just now. Please try again.',
 } as const;
+
+/** How long an approval link works: 24 hours from when it was sent, on the app's clock. */
+export const SUBSCRIPTION_APPROVAL_TTL_MS = 24 * 60 * 60 * 1000;
+/** Spec section 9 ('approval verify 2 s'): the approval page shows 'Verifying...' at least this long. */
+export const APPROVAL_VERIFY_MS = 2_000;
 
 const Tier = Type.Union([Type.Literal('free'), Type.Literal('pro')]);
 const RowStatus = Type.Union([Type.Literal('trialing'), Type.Literal('active'), Type.Literal('past_due'), Type.Literal('canceled'), Type.Literal('incomplete'), Type.Literal('pending_approval')]);
@@ -239,6 +257,34 @@ export const embeddedManageSubmitRoute = defineRoute({
       403: Type.String({ description: 'text/html' }),
       404: Type.String({ description: 'text/html' }),
       409: Type.String({ description: 'text/html' }),
+    },
+  },
+});
+
+/**
+ * Spec: /approve-subscription?email&token, the link in the approval email. The token is signed by
+ * the server (it names the issued approval, its expiry and, through the signature, the address),
+ * works until SUBSCRIPTION_APPROVAL_TTL_MS after it was sent, and once. Every refusal is the same
+ * 400 (SUBSCRIPTION_MESSAGES.approvalInvalid), malformed bodies included, so a link cannot be
+ * probed; refusals are counted per address, and past the limit the answer is 429.
+ */
+export const approveSubscriptionRoute = defineRoute({
+  method: 'POST',
+  url: '/api/subscriptions/approve',
+  access: 'public',
+  schema: {
+    summary: "Approves an address for FrameMerch updates with the approval email's link (signed, 24 hours, single use)",
+    tags: ['subscriptions'],
+    body: Type.Object(
+      {
+        email: Type.String({ maxLength: 254 }),
+        token: Type.String({ maxLength: 200 }),
+      },
+      { additionalProperties: false },
+    ),
+    response: {
+      200: Type.Object({ success: Type.Literal(true), message: Type.String() }),
+      ...errorReplies(400, 429),
     },
   },
 });

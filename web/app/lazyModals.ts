@@ -6,3 +6,4 @@ import { lazy } from 'react';
  */
 export const AuthModal = lazy(async () => ({ default: (await import('../features/auth/AuthModal.tsx')).AuthModal }));
 export const CartModal = lazy(async () => ({ default: (await import('../features/cart/CartModal.tsx')).CartModal }));
+export const SubscribeModal = lazy(async () => ({ default: (await import('../features/layout/SubscribeModal.tsx')).SubscribeModal }));

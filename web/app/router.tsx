@@ -26,6 +26,7 @@ const PaymentSetupPage = lazyPage(() => import('../features/payouts/PaymentSetup
 const PaymentPortalPage = lazyPage(() => import('../features/payouts/PaymentPortalPage.tsx'), 'PaymentPortalPage');
 const SubscriptionTiersPage = lazyPage(() => import('../features/subscriptions/SubscriptionTiersPage.tsx'), 'SubscriptionTiersPage');
 const SubscriptionSuccessPage = lazyPage(() => import('../features/subscriptions/SubscriptionSuccessPage.tsx'), 'SubscriptionSuccessPage');
+const ApproveSubscriptionRoute = lazyPage(() => import('./routes/ApproveSubscriptionRoute.tsx'), 'ApproveSubscriptionRoute');
 const NotFoundPage = lazyPage(() => import('../features/not-found/NotFoundPage.tsx'), 'NotFoundPage');
 
 export const routes: RouteObject[] = [
@@ -66,6 +67,8 @@ export const routes: RouteObject[] = [
           { path: 'subscription-tiers', Component: SubscriptionTiersPage },
           // Where the subscription checkout returns (?session_id=...): verification, then next steps.
           { path: 'subscription-success', Component: SubscriptionSuccessPage },
+          // The approval email's link (?email=...&token=...): signed, 24 hours, single use.
+          { path: 'approve-subscription', Component: ApproveSubscriptionRoute },
           { path: '*', Component: NotFoundPage },
         ],
       },

@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES, PASSWORD_MIN_LENGTH } from '../../../shared/schemas/auth.ts';
 import { judgePassword, MIN_PASSWORD_SCORE, newPasswordProblem, personalWords, weakPasswordMessage } from './password-strength.ts';
+import { seededRandom } from '../../test/seeded-random.ts';
 
 const EMAIL = 'shopper@example.com';
 
@@ -78,18 +79,6 @@ function weakCorpus(): Case[] {
   return cases;
 }
 
-/** mulberry32: a small seeded generator, so the "random" strong passwords are the same every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const PASSPHRASE_WORDS = [
   'walrus', 'quarry', 'lantern', 'osprey', 'velvet', 'cobalt', 'thimble', 'glacier', 'parsnip', 'marble', 'juniper', 'saddle',
   'harbor', 'nimbus', 'tundra', 'falcon', 'pretzel', 'kettle', 'orchid', 'meadow', 'sprocket', 'canyon', 'biscuit', 'ember',
@@ -98,7 +87,7 @@ const PASSPHRASE_WORDS = [
 const ALPHABET = 'abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789-_!?';
 
 function strongCorpus(): Case[] {
-  const random = seeded(20_240_611);
+  const random = seededRandom(20_240_611);
   const pick = <T,>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)]!;
   const cases: Case[] = [];
   for (let i = 0; i < 12; i++) {

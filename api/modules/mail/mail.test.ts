@@ -36,7 +36,7 @@ describe('mail through the outbox', () => {
     expect(message.text).toContain('70%');
   });
 
-  it('sends the subscription approval link once a day per address, signed for that address', async () => {
+  it('sends the subscription approval link once a day per address: signed, expiring, issued with the email', async () => {
     expect((await post('/api/send-subscription-email', 'Fan@Example.com', '10.0.0.2')).statusCode).toBe(202);
     expect((await post('/api/send-subscription-email', 'fan@example.com', '10.0.0.2')).statusCode).toBe(202);
     const rows = await t.db.selectFrom('email_outbox').selectAll().where('template', '=', 'subscription_approval').execute();
@@ -45,7 +45,15 @@ describe('mail through the outbox', () => {
     const link = new URL(/http\S+/.exec(text)![0]);
     expect(link.pathname).toBe('/approve-subscription');
     expect(link.searchParams.get('email')).toBe('Fan@Example.com');
-    expect(link.searchParams.get('token')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // {approval id}.{expiry, seconds}.{signature}: 24 hours on; the approval is kept, the token is not.
+    const token = link.searchParams.get('token')!;
+    expect(token).toMatch(/^[0-9a-f-]{36}\.\d+\.[A-Za-z0-9_-]{43}$/);
+    const [id, expiry] = token.split('.');
+    expect(Number(expiry) * 1000 - Date.now()).toBeGreaterThan(24 * 3600_000 - 60_000);
+    expect(Number(expiry) * 1000 - Date.now()).toBeLessThanOrEqual(24 * 3600_000);
+    const approvals = await t.db.selectFrom('subscription_approvals').selectAll().where('email', '=', 'fan@example.com').execute();
+    expect(approvals).toEqual([expect.objectContaining({ id, used_at: null, expires_at: new Date(Number(expiry) * 1000) })]);
+    expect(JSON.stringify(approvals)).not.toContain(token.split('.')[2]);
   });
 
   it("refuses an address that is not one, with the spec's message", async () => {

@@ -1,9 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import fp from 'fastify-plugin';
 import { videoInfoRoute } from '../../../shared/schemas/studio.ts';
 import { feedRoute, videoRoute } from '../../../shared/schemas/videos.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { feedPage, toCard } from './feed.ts';
 import { findVideoForInfo, findVisibleVideo } from './service.ts';
+import resumableUploads from './resumable.routes.ts';
 import studio from './studio.routes.ts';
 import { mediaUrl, storedVideoKey } from '../../platform/storage/media-urls.ts';
 import { CACHE_NAMESPACES } from '../../platform/cache/read-cache.ts';
@@ -74,10 +76,14 @@ const videos: FastifyPluginAsyncTypebox = async (app) => {
   });
 };
 
-/** The module's routes: feed and watching, and the creator's studio. */
+/**
+ * The module's routes: feed and watching, the creator's studio, and resumable uploads. Not
+ * encapsulated, so app.resumableUploads (the uploads' store and its sweep) is the app's to use.
+ */
 const videoModule: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(videos);
+  await app.register(resumableUploads);
   await app.register(studio);
 };
 
-export default videoModule;
+export default fp(videoModule, { name: 'videos', dependencies: ['context', 'media'] });

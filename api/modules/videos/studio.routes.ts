@@ -3,6 +3,7 @@ import type { MultipartFile } from '@fastify/multipart';
 import { ERROR_CODES } from '../../../shared/schemas/common.ts';
 import {
   deleteVideoRoute,
+  finishResumableUploadRoute,
   myProfileRoute,
   myVideosRoute,
   profileImageRoute,
@@ -17,15 +18,24 @@ import { toCard } from './feed.ts';
 import { ownProfile, replaceProfileImage, updateProfile } from './profile.ts';
 import { deleteVideo, listOwnVideos } from './service.ts';
 import { CACHE_NAMESPACES } from '../../platform/cache/read-cache.ts';
-import { uploadVideo } from './uploads.ts';
+import { finishResumableUpload, uploadVideo } from './uploads.ts';
 
 const studio: FastifyPluginAsyncTypebox = async (app) => {
-  const deps = { db: app.db, storage: app.storage, pending: app.pendingObjects, tools: app.mediaTools };
+  const deps = { db: app.db, storage: app.storage, pending: app.pendingObjects, tools: app.mediaTools, now: () => app.clock.now() };
 
   app.route({
     ...uploadVideoRoute,
     handler: async (request, reply) => {
       const video = await uploadVideo(deps, request, request.user!.id);
+      app.readCache.invalidate(CACHE_NAMESPACES.feed);
+      return reply.code(201).send({ success: true as const, video });
+    },
+  });
+
+  app.route({
+    ...finishResumableUploadRoute,
+    handler: async (request, reply) => {
+      const video = await finishResumableUpload({ ...deps, uploads: app.resumableUploads }, request, request.user!.id);
       app.readCache.invalidate(CACHE_NAMESPACES.feed);
       return reply.code(201).send({ success: true as const, video });
     },

@@ -146,7 +146,7 @@ describe('POST /api/videos', () => {
     const before = await snapshot();
     const refused = await upload(free, uploadParts(long, thumb));
     expect(refused.statusCode).toBe(422);
-    expect(refused.json().error).toBe('Video upload failed: Video must be at most 10 minutes long');
+    expect(refused.json().error).toBe('Video upload failed: Video must be at most 10 minutes long. Upgrade to Pro on /subscription-tiers for videos up to 2GB and 60 minutes.');
     await expectNothingLeft(before);
     const pro = await signedInCreator(t, 'procreator');
     await t.db.insertInto('user_subscriptions').values({ user_id: pro.user.id, tier: 'pro', status: 'active' }).execute();
@@ -159,7 +159,7 @@ describe('POST /api/videos', () => {
     const huge = Buffer.concat([clip.subarray(0, 64), Buffer.alloc(100 * 1024 * 1024 + 10, 0)]);
     const res = await upload(creator, uploadParts(huge, thumb));
     expect(res.statusCode).toBe(413);
-    expect(res.json().error).toBe('Video upload failed: Video file size must be less than 100MB');
+    expect(res.json().error).toBe('Video upload failed: Video file size must be less than 100MB. Upgrade to Pro on /subscription-tiers for videos up to 2GB and 60 minutes.');
     await expectNothingLeft(before);
   }, 60_000);
 

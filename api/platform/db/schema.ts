@@ -121,6 +121,26 @@ export interface SubscriptionCheckoutSessionsTable {
   processed_at: CreatedAt;
 }
 
+/**
+ * Approval links sent for email updates (0011_subscription_approvals.sql): the token is signed,
+ * never stored; expires_at and used_at are on the app's clock.
+ */
+export interface SubscriptionApprovalsTable {
+  id: string;
+  /** Lower-cased. */
+  email: string;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+  used_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  created_at: CreatedAt;
+}
+
+/** Addresses approved for email updates, each once (0011_subscription_approvals.sql). */
+export interface SubscriptionApprovedAddressesTable {
+  /** Lower-cased. */
+  email: string;
+  approved_at: ColumnType<Date, Date | string, Date | string>;
+}
+
 export interface AdminLogsTable {
   id: Generated<number>;
   admin_user_id: string | null;
@@ -623,6 +643,8 @@ export interface DB {
   video_views: VideoViewsTable;
   user_subscriptions: UserSubscriptionsTable;
   subscription_checkout_sessions: SubscriptionCheckoutSessionsTable;
+  subscription_approvals: SubscriptionApprovalsTable;
+  subscription_approved_addresses: SubscriptionApprovedAddressesTable;
   admin_logs: AdminLogsTable;
   admin_settings: AdminSettingsTable;
   payment_method_options: PaymentMethodOptionsTable;

@@ -85,7 +85,7 @@ describe('SubscriptionSuccessView', () => {
 describe('SubscriptionSuccessPage', () => {
   it("signed in: 'Verifying...' first", () => {
     const html = page('/subscription-success?session_id=cs_test_1', 'signed-in', MAKER);
-    expect(html).toContain('<h1 id="subscription-success-title" class="subscription-success__title">Your subscription</h1>');
+    expect(html).toContain('<h1 id="subscription-success-title" class="subscription-result__title">Your subscription</h1>');
     expect(text(html)).toContain('Verifying...');
   });
 

@@ -8,6 +8,7 @@ import { signInHref } from '../../lib/signInHref.ts';
 import { useDocumentTitle } from '../../lib/useDocumentTitle.ts';
 import { useAuth } from '../../stores/useAuth.ts';
 import { abortableWait, sessionIdFrom, trialEndLabel, verifyAndActivate, type SuccessState } from './subscriptionSuccess.ts';
+import './SubscriptionResult.css';
 import './SubscriptionSuccessPage.css';
 
 /**
@@ -56,8 +57,8 @@ export function SubscriptionSuccessPage() {
           : { kind: 'verifying', attempt: 1 };
 
   return (
-    <section className="subscription-success" aria-labelledby="subscription-success-title">
-      <h1 id="subscription-success-title" className="subscription-success__title">
+    <section className="subscription-result" aria-labelledby="subscription-success-title">
+      <h1 id="subscription-success-title" className="subscription-result__title">
         Your subscription
       </h1>
       <SubscriptionSuccessView
@@ -101,7 +102,7 @@ export function SubscriptionSuccessView({ state, channelPath, signInPath, locale
       const { subscription } = state;
       const trialEnd = subscription.status === 'trialing' ? trialEndLabel(subscription.trial_end, locale) : null;
       return (
-        <div className="subscription-success__card">
+        <div className="subscription-result__card">
           <p className="subscription-success__lead" role="status">
             {subscription.tier === 'pro' ? 'Welcome to Pro! Your subscription is active.' : 'Your payment was verified.'}
           </p>
@@ -116,7 +117,7 @@ export function SubscriptionSuccessView({ state, channelPath, signInPath, locale
             </li>
             <li>Share your channel link so fans can find your videos and merch.</li>
           </ol>
-          <div className="subscription-success__actions">
+          <div className="subscription-result__actions">
             {channelPath && (
               <Link className="button button--primary" to={channelPath}>
                 Go to your channel

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { VIDEO_CATEGORIES, type VideoCategorySlug } from '../../../shared/categories.ts';
 import { AUTH_MESSAGES } from '../../../shared/schemas/auth.ts';
 import { UPLOAD_MESSAGES, UPLOAD_STAGES } from '../../../shared/schemas/studio.ts';
@@ -8,8 +8,21 @@ import { StatusMessage } from '../../components/StatusMessage.tsx';
 import { isCreator } from '../../stores/roles.ts';
 import { useAuth } from '../../stores/useAuth.ts';
 import { useDocumentTitle } from '../../lib/useDocumentTitle.ts';
-import { checkDraft, checkThumbnailFile, checkVideoFile, crossed, formatBytes, sizeLabel, videoLimitBytes, type DraftField } from './uploadChecks.ts';
-import { STAGE_LABELS } from './uploadProgress.ts';
+import {
+  checkDraft,
+  checkThumbnailFile,
+  checkVideoFile,
+  crossed,
+  formatBytes,
+  offersUpgrade,
+  sizeLabel,
+  UPGRADE_PATH,
+  upgradeOfferText,
+  videoLimitBytes,
+  type DraftField,
+  type UploadTier,
+} from './uploadChecks.ts';
+import { bytesProgressText, STAGE_LABELS } from './uploadProgress.ts';
 import { useUploadFlow, type UploadFlow } from './useUploadFlow.ts';
 import { useUploadTier } from './useUploadTier.ts';
 import './UploadPage.css';
@@ -42,7 +55,8 @@ export function UploadPage() {
   return <UploadForm key={user.id} userId={user.id} />;
 }
 
-type FileNote = { kind: 'hint' | 'error'; text: string };
+/** `upgrade`: the refusal can be lifted by moving to Pro, so the note links to the tiers page. */
+type FileNote = { kind: 'hint' | 'error'; text: string; upgrade?: boolean };
 const NO_FILE: FileNote = { kind: 'hint', text: UPLOAD_MESSAGES.noFile };
 
 function describeFile(file: File): FileNote {
@@ -50,8 +64,10 @@ function describeFile(file: File): FileNote {
 }
 
 function UploadForm({ userId }: { userId: string }) {
-  const tier = useUploadTier(userId);
-  const { flow, start } = useUploadFlow();
+  const knownTier = useUploadTier(userId);
+  // Until the plan is known, only what no plan allows is refused here.
+  const tier = knownTier ?? 'pro';
+  const { flow, start, cancel } = useUploadFlow(userId);
   const navigate = useNavigate();
   const ids = useId();
   const fields = useRef<Partial<Record<DraftField, HTMLElement | null>>>({});
@@ -72,7 +88,12 @@ function UploadForm({ userId }: { userId: string }) {
   }, [flow.status, navigate]);
 
   const chooseFile =
-    (check: (file: File) => string | null, setFile: (file: File | null) => void, setNote: (note: FileNote) => void) =>
+    (
+      check: (file: File) => string | null,
+      setFile: (file: File | null) => void,
+      setNote: (note: FileNote) => void,
+      upgrade: (file: File) => boolean = () => false,
+    ) =>
     (event: ChangeEvent<HTMLInputElement>) => {
       const file = event.target.files?.[0] ?? null;
       setProblem(null);
@@ -86,7 +107,7 @@ function UploadForm({ userId }: { userId: string }) {
         // The input forgets a refused file, so what it shows matches what would be sent.
         event.target.value = '';
         setFile(null);
-        setNote({ kind: 'error', text: refused });
+        setNote({ kind: 'error', text: refused, upgrade: upgrade(file) });
         return;
       }
       setFile(file);
@@ -171,12 +192,17 @@ function UploadForm({ userId }: { userId: string }) {
             id={`${ids}-video`}
             label="Video file"
             accept="video/*"
-            hint={`Up to ${sizeLabel(videoLimitBytes(tier))} (${tier === 'pro' ? 'Pro' : 'Free'} plan)`}
+            hint={knownTier ? `Up to ${sizeLabel(videoLimitBytes(knownTier))} (${knownTier === 'pro' ? 'Pro' : 'Free'} plan)` : 'Checking your plan...'}
             note={videoNote}
             inputRef={(el) => void (fields.current.video = el)}
             invalid={invalid('video')}
             problemId={problem?.field === 'video' ? problemId : undefined}
-            onChange={chooseFile((file) => checkVideoFile(file, tier), setVideo, setVideoNote)}
+            onChange={chooseFile(
+              (file) => checkVideoFile(file, tier),
+              setVideo,
+              setVideoNote,
+              (file) => offersUpgrade(file, tier),
+            )}
           />
           <FileField
             id={`${ids}-thumbnail`}
@@ -198,7 +224,7 @@ function UploadForm({ userId }: { userId: string }) {
           </button>
         </fieldset>
       </form>
-      <UploadStatus flow={flow} />
+      <UploadStatus flow={flow} tier={tier} onCancel={cancel} />
     </section>
   );
 }
@@ -215,7 +241,7 @@ interface FileFieldProps {
   onChange: (event: ChangeEvent<HTMLInputElement>) => void;
 }
 
-function FileField({ id, label, accept, hint, note, inputRef, invalid, problemId, onChange }: FileFieldProps) {
+export function FileField({ id, label, accept, hint, note, inputRef, invalid, problemId, onChange }: FileFieldProps) {
   const noteId = `${id}-note`;
   const hintId = `${id}-hint`;
   return (
@@ -235,6 +261,12 @@ function FileField({ id, label, accept, hint, note, inputRef, invalid, problemId
       />
       <p id={noteId} className={note.kind === 'error' ? 'field__error' : 'field__hint'} role={note.kind === 'error' ? 'alert' : undefined}>
         {note.text}
+        {note.upgrade && (
+          <>
+            {' '}
+            <UpgradeLink />
+          </>
+        )}
       </p>
       {hint && (
         <p id={hintId} className="field__hint">
@@ -245,19 +277,46 @@ function FileField({ id, label, accept, hint, note, inputRef, invalid, problemId
   );
 }
 
-/** The bar with its stage label while uploading; then the outcome. */
-function UploadStatus({ flow }: { flow: UploadFlow }) {
+function UpgradeLink() {
+  return (
+    <Link className="upload__upgrade" to={UPGRADE_PATH}>
+      {upgradeOfferText()}
+    </Link>
+  );
+}
+
+const NOTICES = {
+  reconnecting: 'Connection lost. Resuming...',
+  resuming: 'Resuming your earlier upload of this file...',
+} as const;
+
+/** The bar with its stage label and byte count while uploading; then the outcome. */
+export function UploadStatus({ flow, tier, onCancel }: { flow: UploadFlow; tier: UploadTier; onCancel: () => void }) {
   if (flow.status === 'idle') return null;
+  if (flow.status === 'cancelled') {
+    return (
+      <p className="upload__outcome upload__outcome--cancelled" role="status">
+        Upload cancelled.
+      </p>
+    );
+  }
   if (flow.status === 'failed') {
     return (
       <div className="upload__outcome upload__outcome--failed" role="alert">
         <h2 className="upload__outcome-title">{crossed(UPLOAD_MESSAGES.uploadFailed)}</h2>
         <p className="upload__outcome-text">{flow.reason}</p>
+        {flow.httpStatus === 413 && tier === 'free' && (
+          <p className="upload__outcome-text">
+            <UpgradeLink />
+          </p>
+        )}
       </div>
     );
   }
   const percent = flow.status === 'done' ? UPLOAD_STAGES.metadata : flow.step.percent;
   const label = flow.status === 'done' ? 'Upload complete' : STAGE_LABELS[flow.step.stage];
+  const bytes = flow.status === 'uploading' ? flow.bytes : null;
+  const notice = flow.status === 'uploading' ? flow.notice : null;
   return (
     <div className="upload__progress">
       <div className="upload__progress-row">
@@ -273,6 +332,22 @@ function UploadStatus({ flow }: { flow: UploadFlow }) {
           {percent}% · {label}
         </span>
       </div>
+      {bytes && (
+        <p className="upload__bytes" data-testid="upload-bytes">
+          {bytesProgressText(bytes.sent, bytes.total)}
+        </p>
+      )}
+      {/* Always present while uploading, so screen readers hear the notice when it appears. */}
+      {flow.status === 'uploading' && (
+        <p className="upload__notice" role="status">
+          {notice ? NOTICES[notice] : null}
+        </p>
+      )}
+      {flow.status === 'uploading' && (
+        <button type="button" className="button button--ghost upload__cancel" onClick={onCancel}>
+          Cancel upload
+        </button>
+      )}
       {flow.status === 'done' && (
         <p className="upload__outcome upload__outcome--done" role="status">
           {UPLOADED}

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { UPLOAD_LIMITS, UPLOAD_MESSAGES } from '../../../shared/schemas/studio.ts';
-import { checkDraft, checkThumbnailFile, checkVideoFile, formatBytes, sizeLabel, videoTooLargeMessage, type UploadDraft } from './uploadChecks.ts';
+import {
+  checkDraft,
+  checkThumbnailFile,
+  checkVideoFile,
+  formatBytes,
+  offersUpgrade,
+  sizeLabel,
+  upgradeOfferText,
+  videoTooLargeMessage,
+  type UploadDraft,
+} from './uploadChecks.ts';
 
 const MB = 1024 * 1024;
 const video = { type: 'video/mp4', size: 5 * MB };
@@ -86,5 +96,26 @@ describe('checkDraft', () => {
   it('treats blank text as missing', () => {
     expect(checkDraft({ ...complete, title: '   ' })?.field).toBe('title');
     expect(checkDraft({ ...complete, description: '\n\t ' })?.field).toBe('description');
+  });
+});
+
+describe('the tier refusal and its way out', () => {
+  it("offers Pro's limits, as the server applies them", () => {
+    expect(upgradeOfferText()).toBe('Upgrade to Pro for videos up to 2GB and 60 minutes');
+  });
+
+  it('offers the upgrade to a Free creator whose video is over the Free limit and under Pro\'s', () => {
+    const big = { type: 'video/mp4', size: 150 * MB };
+    expect(checkVideoFile(big, 'free')).toBe('❌ Video file size must be less than 100MB');
+    expect(offersUpgrade(big, 'free')).toBe(true);
+    expect(offersUpgrade({ type: 'video/mp4', size: UPLOAD_LIMITS.free.videoBytes }, 'free')).toBe(true);
+  });
+
+  it('offers nothing when the upgrade would not help', () => {
+    expect(offersUpgrade(video, 'free')).toBe(false);
+    expect(offersUpgrade({ type: 'image/png', size: 150 * MB }, 'free')).toBe(false);
+    expect(offersUpgrade({ type: 'video/mp4', size: UPLOAD_LIMITS.pro.videoBytes }, 'free')).toBe(false);
+    expect(offersUpgrade({ type: 'video/mp4', size: UPLOAD_LIMITS.pro.videoBytes }, 'pro')).toBe(false);
+    expect(checkVideoFile({ type: 'video/mp4', size: 150 * MB }, 'pro')).toBeNull();
   });
 });

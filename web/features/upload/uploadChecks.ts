@@ -2,7 +2,10 @@
  * The upload form's checks (spec section 5, "Upload files" and "Upload submit"). Each
  * returns the text to show, cross mark included, or null when all is well.
  */
-import { UPLOAD_LIMITS, UPLOAD_MESSAGES } from '../../../shared/schemas/studio.ts';
+import { sizeLabel, UPLOAD_LIMITS, UPLOAD_MESSAGES } from '../../../shared/schemas/studio.ts';
+
+/** How the spec's messages write a limit ("100MB", "2GB"), shared with the server's messages. */
+export { sizeLabel };
 
 export type UploadTier = 'free' | 'pro';
 
@@ -17,10 +20,6 @@ export const crossed = (message: string) => `❌ ${message}`;
 const MB = 1024 * 1024;
 const GB = 1024 * MB;
 
-/** 100 MiB -> "100MB", 2 GiB -> "2GB": how the spec's messages write a limit. */
-export function sizeLabel(bytes: number): string {
-  return bytes >= GB && bytes % GB === 0 ? `${bytes / GB}GB` : `${Math.round(bytes / MB)}MB`;
-}
 
 /** A chosen file's size for people: "830 KB", "1.8 MB", "1.2 GB". */
 export function formatBytes(bytes: number): string {
@@ -72,4 +71,18 @@ export function checkDraft(draft: UploadDraft): { field: DraftField; message: st
   if (!draft.thumbnail) return { field: 'thumbnail', message: crossed(UPLOAD_MESSAGES.thumbnailRequired) };
   if (!draft.signedIn) return { field: 'account', message: crossed(UPLOAD_MESSAGES.signInToUpload) };
   return null;
+}
+
+/** Where a creator raises their limits. */
+export const UPGRADE_PATH = '/subscription-tiers';
+
+/** 'Upgrade to Pro for videos up to 2GB and 60 minutes': Pro's limits, as the server applies them. */
+export function upgradeOfferText(): string {
+  const pro = UPLOAD_LIMITS.pro;
+  return `Upgrade to Pro for videos up to ${sizeLabel(pro.videoBytes)} and ${pro.videoSeconds / 60} minutes`;
+}
+
+/** A Free creator's video refused for its size can be sent once they are Pro; nothing raises Pro's limit. */
+export function offersUpgrade(file: FileFacts, tier: UploadTier): boolean {
+  return tier === 'free' && file.type.startsWith('video/') && file.size >= videoLimitBytes('free') && file.size < videoLimitBytes('pro');
 }

@@ -37,3 +37,29 @@ export function progressFromBytes(loaded: number, total: number, thumbnailBytes:
   const share = (loaded - videoEnd) / (total - videoEnd);
   return { percent: Math.floor(UPLOAD_STAGES.video + (UPLOAD_STAGES.thumbnail - UPLOAD_STAGES.video) * share), stage: 'thumbnail' };
 }
+
+/**
+ * The resumable path's bar: the video goes up with tus, then the thumbnail with the finish
+ * request, so `sent` counts both files' bytes in that order. They move the bar from the user
+ * check's 10 to 80 in proportion (a 150 MB video's bytes are all but the whole), and the
+ * server's answer takes it to 100.
+ */
+export function progressFromResumableBytes(sent: number, videoBytes: number, thumbnailBytes: number): UploadStep {
+  const start = UPLOAD_STAGES.ensureUser;
+  const end = UPLOAD_STAGES.thumbnail;
+  const total = Math.max(0, videoBytes) + Math.max(0, thumbnailBytes);
+  if (!(total > 0)) return { percent: start, stage: 'video' };
+  const done = Math.min(Math.max(0, sent), total);
+  if (done >= total) return { percent: end, stage: 'metadata' };
+  const percent = Math.floor(start + ((end - start) * done) / total);
+  return { percent, stage: done < videoBytes ? 'video' : 'thumbnail' };
+}
+
+/** 'Uploaded 45.2 MB of 150.1 MB', both in the same unit so the two read side by side. */
+export function bytesProgressText(sent: number, total: number): string {
+  const MB = 1024 * 1024;
+  const GB = 1024 * MB;
+  const unit = total >= GB ? { size: GB, name: 'GB', digits: 2 } : { size: MB, name: 'MB', digits: 1 };
+  const show = (bytes: number) => (Math.max(0, bytes) / unit.size).toFixed(unit.digits);
+  return `Uploaded ${show(Math.min(sent, total))} ${unit.name} of ${show(total)} ${unit.name}`;
+}

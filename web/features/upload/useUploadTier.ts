@@ -4,10 +4,11 @@ import { request } from '../../lib/api.ts';
 import type { UploadTier } from './uploadChecks.ts';
 
 /**
- * The creator's upload tier from their studio profile. Until it is known (or when it cannot
- * be read) the free limit applies; the server checks the real limit anyway.
+ * The creator's upload tier from their studio profile, or null until it is known (or when it
+ * cannot be read): the page then refuses nothing by size that Pro would take, and the server,
+ * which checks the real limit anyway, has the last word.
  */
-export function useUploadTier(userId: string): UploadTier {
+export function useUploadTier(userId: string): UploadTier | null {
   const [tier, setTier] = useState<{ userId: string; tier: UploadTier } | null>(null);
   useEffect(() => {
     const controller = new AbortController();
@@ -17,5 +18,5 @@ export function useUploadTier(userId: string): UploadTier {
     );
     return () => controller.abort();
   }, [userId]);
-  return tier?.userId === userId ? tier.tier : 'free';
+  return tier?.userId === userId ? tier.tier : null;
 }
