@@ -103,22 +103,6 @@ export async function deleteUserRow(db: Kysely<DB>, userId: string): Promise<voi
   await db.deleteFrom('users').where('id', '=', userId).execute();
 }
 
-export async function insertAdminLog(
-  db: Kysely<DB>,
-  entry: { adminUserId: string; actionType: string; targetType: 'user'; targetId: string; details: unknown },
-): Promise<void> {
-  await db
-    .insertInto('admin_logs')
-    .values({
-      admin_user_id: entry.adminUserId,
-      action_type: entry.actionType,
-      target_type: entry.targetType,
-      target_id: entry.targetId,
-      details: JSON.stringify(entry.details),
-    })
-    .execute();
-}
-
 export interface AuthFlowValues {
   state: string;
   binding_hash: string;

@@ -13,6 +13,7 @@ import { hashToken, toSessionUser } from '../../platform/sessions/sessions.ts';
 import type { ObjectStorage } from '../../platform/storage/object-storage.ts';
 import { storageKeyOf } from '../../platform/storage/media-urls.ts';
 import * as repo from './repository.ts';
+import { recordAdminAction } from '../admin/index.ts';
 
 const SLUG_MAX = 30;
 
@@ -144,7 +145,7 @@ export async function deleteAccount(db: Kysely<DB>, storage: ObjectStorage, user
 
 /** An admin removing someone else's account leaves a trace in the admin log. */
 export async function logAccountDeletion(db: Kysely<DB>, adminUserId: string, userId: string, filesRemoved: number): Promise<void> {
-  await repo.insertAdminLog(db, {
+  await recordAdminAction(db, {
     adminUserId,
     actionType: 'delete_user',
     targetType: 'user',
