@@ -75,6 +75,8 @@ export default defineConfig({
       testMatch: '**/subscriptions.serial.spec.ts',
       dependencies: ['capture-accuracy', 'checkout-journey', 'payouts', 'resumable-uploads'],
     },
+    // The admin portal suspends a creator and sets the site-wide banner: after everything else.
+    { name: 'admin-portal', testMatch: '**/admin-portal.serial.spec.ts', dependencies: ['subscriptions'] },
   ],
   webServer: {
     command: 'node scripts/e2e-server.mjs',

@@ -26,7 +26,8 @@ import { identityPlugin as identity } from './integrations/google-oidc/index.ts'
 import { printShopPlugin as fulfilment } from './integrations/printful/index.ts';
 import { openMailTransport } from './integrations/smtp/index.ts';
 import { embeddedPayRoutes, paymentsPlugin as payments } from './integrations/stripe/index.ts';
-import { accountRoutes } from './modules/accounts/index.ts';
+import { accountRoutes, deleteAccount } from './modules/accounts/index.ts';
+import { adminRoutes } from './modules/admin/index.ts';
 import { captureRoutes } from './modules/capture/index.ts';
 import { channelRoutes } from './modules/channels/index.ts';
 import { checkoutRoutes, paymentWebhookRoutes as webhookRoutes } from './modules/checkout/index.ts';
@@ -35,6 +36,7 @@ import { mailRoutes } from './modules/mail/index.ts';
 import { catalogueRoutes, printRoutes, productRoutes } from './modules/merch/index.ts';
 import { payoutRoutes } from './modules/payouts/index.ts';
 import { jobsPlugin as jobs, ordersRoutes as fulfilmentWebhookRoutes } from './modules/orders/index.ts';
+import { settingsRoutes } from './modules/settings/index.ts';
 import { subscriptionRoutes } from './modules/subscriptions/index.ts';
 import { videoRoutes } from './modules/videos/index.ts';
 
@@ -108,6 +110,8 @@ async function framemerch(fastify: FastifyInstance, ctx: AppPluginOptions) {
   await fastify.register(analyticsRoutes);
   await fastify.register(payoutRoutes);
   await fastify.register(subscriptionRoutes);
+  await fastify.register(adminRoutes, { deleteAccount });
+  await fastify.register(settingsRoutes);
   await fastify.register(fulfilmentWebhookRoutes);
   await fastify.register(web, { dist: ctx.config.webDist });
 }

@@ -36,6 +36,22 @@ const TABLE: Row[] = [
   // The app's clock: readable by admins; moving it is refused (409) unless TEST_CLOCK is on, as it is not here.
   { method: 'GET', url: '/api/admin/clock', needs: 'admin', request: () => ({ url: '/api/admin/clock' }) },
   { method: 'POST', url: '/api/admin/clock', needs: 'admin', request: () => ({ method: 'POST', url: '/api/admin/clock', payload: { to: '2999-01-01T00:00:00Z' } }) },
+  // The admin portal: figures and lists for admins; each user action aims at a user who does not exist (404).
+  { method: 'GET', url: '/api/admin/dashboard-stats', needs: 'admin', request: (self) => ({ url: `/api/admin/dashboard-stats?user_id=${self?.id ?? NO_USER}` }) },
+  { method: 'GET', url: '/api/admin/users', needs: 'admin', request: () => ({ url: '/api/admin/users?q=a&status=active&limit=5' }) },
+  { method: 'POST', url: '/api/admin/users/:id/suspend', needs: 'admin', request: () => ({ method: 'POST', url: `/api/admin/users/${NO_USER}/suspend` }) },
+  { method: 'POST', url: '/api/admin/users/:id/activate', needs: 'admin', request: () => ({ method: 'POST', url: `/api/admin/users/${NO_USER}/activate` }) },
+  { method: 'DELETE', url: '/api/admin/users/:id', needs: 'admin', request: () => ({ method: 'DELETE', url: `/api/admin/users/${NO_USER}`, payload: { confirm: true } }) },
+  { method: 'GET', url: '/api/admin/logs', needs: 'admin', request: () => ({ url: '/api/admin/logs?target_type=user&limit=5' }) },
+  // System settings: reading them, and saving one that does not exist (404), so no setting changes; the banner is public.
+  { method: 'GET', url: '/api/admin/settings', needs: 'admin', request: () => ({ url: '/api/admin/settings' }) },
+  { method: 'PUT', url: '/api/admin/settings/:key', needs: 'admin', request: () => ({ method: 'PUT', url: '/api/admin/settings/no_such_setting', payload: { value: true } }) },
+  { method: 'GET', url: '/api/settings/public', needs: 'public', request: () => ({ url: '/api/settings/public' }) },
+  // Moderation: the list, and approving, rejecting or deleting a video that does not exist (404).
+  { method: 'GET', url: '/api/admin/videos', needs: 'admin', request: () => ({ url: '/api/admin/videos?status=pending' }) },
+  { method: 'POST', url: '/api/admin/videos/:id/approve', needs: 'admin', request: () => ({ method: 'POST', url: `/api/admin/videos/${NO_USER}/approve` }) },
+  { method: 'POST', url: '/api/admin/videos/:id/reject', needs: 'admin', request: () => ({ method: 'POST', url: `/api/admin/videos/${NO_USER}/reject` }) },
+  { method: 'DELETE', url: '/api/admin/videos/:id', needs: 'admin', request: () => ({ method: 'DELETE', url: `/api/admin/videos/${NO_USER}` }) },
   { method: 'GET', url: '/api/videos', needs: 'public', request: () => ({ url: '/api/videos' }) },
   { method: 'GET', url: '/api/videos/:id', needs: 'public', request: () => ({ url: `/api/videos/${NO_USER}` }) },
   { method: 'GET', url: '/api/creators/newest', needs: 'public', request: () => ({ url: '/api/creators/newest' }) },

@@ -2,7 +2,8 @@
  * The object table: every route that names an object (by id, storage key, slug, secret token,
  * session id or tracking number) or acts on the caller's own objects, tried by each actor:
  * anonymous, customer C, creator B, creator A and an admin. A and B each own a public, a pending
- * and a rejected video (pending is listed, rejected is hidden from everyone), C bought merch made
+ * and a rejected video (pending and rejected ones are unlisted: their owner and the admins see
+ * them on the video page and get their files, nobody else does), C bought merch made
  * from A's video (a paid order, so A has earnings), and a suspended creator S owns a video too.
  * ACH payouts go by NACHA file here (the NACHA_* settings): A has an ACH payout for last month,
  * still processing, in that period's file. A has a Pro trial (its row written as its events leave
@@ -239,12 +240,21 @@ function send(as: Actor, req: Req): Promise<LightMyRequestResponse> {
 const videoRow = (id: string) => t.db.selectFrom('videos').selectAll().where('id', '=', id).executeTakeFirst();
 const userRow = (id: string) => t.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 const orderRow = (id: string) => t.db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
+const adminLogs = () => t.db.selectFrom('admin_logs').select(['action_type', 'target_id']).orderBy('id').execute();
 const productsOf = (videoId: string) => t.db.selectFrom('merch_products').select('id').where('video_id', '=', videoId).execute();
 const paymentState = async (orderId: string) => ({
   order: await orderRow(orderId),
   sessions: await t.db.selectFrom('embedded_payment_sessions').selectAll().where('order_id', '=', orderId).execute(),
   events: (await t.db.selectFrom('embedded_payment_events').select('id').execute()).length,
   history: await t.db.selectFrom('order_status_history').select(['to_status', 'reason']).where('order_id', '=', orderId).orderBy('id').execute(),
+});
+
+/** A user as the admin's actions would change it: the row, its videos, its sessions and the admin log about it. */
+const adminUserState = async (id: string) => ({
+  user: await userRow(id),
+  videos: (await t.db.selectFrom('videos').select('id').where('user_id', '=', id).orderBy('id').execute()).map((r) => r.id),
+  sessions: (await t.db.selectFrom('sessions').select('token_hash').where('user_id', '=', id).execute()).length,
+  logs: (await t.db.selectFrom('admin_logs').select('id').where('target_id', '=', id).execute()).length,
 });
 
 /** A stand-in creator with a session of their own, for an account a request is allowed to delete. */
@@ -435,9 +445,9 @@ function videoRows(owner: 'A' | 'B'): Row[] {
       kind: 'object',
       method: 'GET',
       url: '/api/videos/:id',
-      object: `${owner}'s pending video (listed while it awaits review)`,
+      object: `${owner}'s pending video (unlisted while it awaits review: its owner and the admins see it)`,
       owner,
-      may: EVERYONE,
+      may: [owner, 'admin'],
       ref: () => v().pending,
       absent: uuid,
       build: (id) => ({ url: `/api/videos/${id}` }),
@@ -447,12 +457,13 @@ function videoRows(owner: 'A' | 'B'): Row[] {
       kind: 'object',
       method: 'GET',
       url: '/api/videos/:id',
-      object: `${owner}'s rejected video (hidden, its owner and the admin included)`,
+      object: `${owner}'s rejected video (hidden from all but its owner and the admins)`,
       owner,
-      may: NOBODY,
+      may: [owner, 'admin'],
       ref: () => v().rejected,
       absent: uuid,
       build: (id) => ({ url: `/api/videos/${id}` }),
+      allowed: (res) => expect(res.json().video).toMatchObject({ id: v().rejected, verification_status: 'rejected' }),
     },
     {
       kind: 'object',
@@ -543,12 +554,24 @@ function videoRows(owner: 'A' | 'B'): Row[] {
       url: '/media/:bucket/*',
       object: `${owner}'s rejected video's file`,
       owner,
-      may: NOBODY,
+      may: [owner, 'admin'],
       ref: () => videoKeyOf(v().rejected),
       absent: () => newKey('mp4'),
       build: (key) => ({ url: `/media/videos/${key}` }),
-      todo:
-        'the media route (api/platform/http/media-routes.ts) serves any stored key, a hidden video\'s too; no route names a hidden video\'s key any more, but the file stays reachable to whoever kept its URL from before it was hidden',
+      // Served to its owner and the admins only, so never cached on the way.
+      allowed: (res) => expect(res.headers['cache-control']).toBe('private, no-store'),
+    },
+    {
+      kind: 'object',
+      method: 'GET',
+      url: '/media/:bucket/*',
+      object: `${owner}'s pending video's file`,
+      owner,
+      may: [owner, 'admin'],
+      ref: () => videoKeyOf(v().pending),
+      absent: () => newKey('mp4'),
+      build: (key) => ({ url: `/media/videos/${key}` }),
+      allowed: (res) => expect(res.headers['cache-control']).toBe('private, no-store'),
     },
     {
       kind: 'object',
@@ -612,7 +635,7 @@ function videoRows(owner: 'A' | 'B'): Row[] {
       url: '/api/videos/:id',
       object: `${other}'s rejected video asked for beside ${owner}'s public one`,
       owner: other,
-      may: NOBODY,
+      may: [other, 'admin'],
       ref: () => fx.videos[other].rejected,
       absent: uuid,
       build: (id) => ({ url: `/api/videos/${id}` }),
@@ -645,6 +668,44 @@ const TABLE: Row[] = [
     absent: () => newKey('mp4'),
     build: (key) => ({ url: `/api/video-info?video_url=${encodeURIComponent(`/media/videos/${key}`)}` }),
     deniedStatus: 400,
+  },
+
+  // Moderation and settings (admin only): allowed, the admin acts on a throwaway video of A's; a
+  // refused request leaves the real one, and the admin log, as they were.
+  ...(
+    [
+      ['approve', 'POST', (id: string) => `/api/admin/videos/${id}/approve`, 'pending', 'approved'],
+      ['reject', 'POST', (id: string) => `/api/admin/videos/${id}/reject`, 'pending', 'rejected'],
+      ['delete', 'DELETE', (id: string) => `/api/admin/videos/${id}`, 'approved', null],
+    ] as const
+  ).map(([verb, method, path, from, to]): Row => ({
+    kind: 'object',
+    method,
+    url: path(':id'),
+    object: `A's ${from} video, to ${verb}`,
+    owner: 'A',
+    may: ['admin'],
+    ref: (_as, allowed) => (allowed ? video(fx.people.A.id, from, `A throwaway ${verb}`) : from === 'pending' ? fx.videos.A.pending : fx.videos.A.public),
+    absent: uuid,
+    build: (id) => ({ method, url: path(id) }),
+    state: async () => {
+      const id = from === 'pending' ? fx.videos.A.pending : fx.videos.A.public;
+      return { row: await videoRow(id), file: await t.storage.stat('videos', videoKeyOf(id)), logs: await adminLogs() };
+    },
+    allowed: (res) => (to ? expect(res.json().video).toMatchObject({ verification_status: to }) : expect(res.json()).toEqual({ success: true })),
+  })),
+  {
+    kind: 'object',
+    method: 'PUT',
+    url: '/api/admin/settings/:key',
+    object: 'the maintenance banner setting',
+    owner: null,
+    may: ['admin'],
+    ref: () => 'maintenance_banner',
+    absent: () => `no_such_setting_${hex(3)}`,
+    build: (key) => ({ method: 'PUT', url: `/api/admin/settings/${key}`, payload: { value: '' } }),
+    state: async () => ({ settings: await t.db.selectFrom('admin_settings').select(['key', 'value']).orderBy('key').execute(), logs: await adminLogs() }),
+    allowed: (res) => expect(res.json().settings).toMatchObject({ maintenance_banner: '' }),
   },
 
   // Channels: slugs are handed out in sequence (maker, maker2, maker3, ...), so the neighbours of a
@@ -1430,6 +1491,54 @@ const TABLE: Row[] = [
     },
   },
 
+  // The admin portal's user actions, admins only. An allowed admin acts on a throwaway account
+  // (a suspended one for activate), so A and S stay as the other rows need them; `absent` (no such
+  // user) answers 404 'User not found'.
+  {
+    kind: 'object',
+    method: 'POST',
+    url: '/api/admin/users/:id/suspend',
+    object: "A's account",
+    owner: 'A',
+    may: ['admin'],
+    ref: async (_as, allowed) => (allowed ? (await throwawayCreator()).id : fx.people.A.id),
+    absent: uuid,
+    build: (id) => ({ method: 'POST', url: `/api/admin/users/${id}/suspend` }),
+    state: () => adminUserState(fx.people.A.id),
+    allowed: (res) => expect(res.json()).toMatchObject({ success: true, user: { status: 'suspended' } }),
+  },
+  {
+    kind: 'object',
+    method: 'POST',
+    url: '/api/admin/users/:id/activate',
+    object: "suspended S's account",
+    owner: null,
+    may: ['admin'],
+    ref: async (_as, allowed) => {
+      if (!allowed) return fx.people.S.id;
+      const stand = await throwawayCreator();
+      await t.db.updateTable('users').set({ status: 'suspended' }).where('id', '=', stand.id).execute();
+      return stand.id;
+    },
+    absent: uuid,
+    build: (id) => ({ method: 'POST', url: `/api/admin/users/${id}/activate` }),
+    state: () => adminUserState(fx.people.S.id),
+    allowed: (res) => expect(res.json()).toMatchObject({ success: true, user: { status: 'active' } }),
+  },
+  {
+    kind: 'object',
+    method: 'DELETE',
+    url: '/api/admin/users/:id',
+    object: "A's account",
+    owner: 'A',
+    may: ['admin'],
+    ref: async (_as, allowed) => (allowed ? (await throwawayCreator()).id : fx.people.A.id),
+    absent: uuid,
+    build: (id) => ({ method: 'DELETE', url: `/api/admin/users/${id}`, payload: { confirm: true } }),
+    state: () => adminUserState(fx.people.A.id),
+    allowed: (res) => expect(res.json()).toMatchObject({ success: true }),
+  },
+
   // Resumable uploads (tus) are their creator's alone: anyone else's request, the admin's too,
   // answers as one for an upload that does not exist (404), and changes nothing.
   {
@@ -1576,7 +1685,7 @@ beforeAll(async () => {
   await t.db.updateTable('users').set({ is_admin: true }).where('id', '=', fx.people.admin.id).execute();
   expect([fx.people.A, fx.people.B, fx.people.S, fx.people.C].map((p) => p.username)).toEqual(['maker', 'maker2', 'maker3', 'maker4']);
 
-  // Videos: public, pending (listed while awaiting review) and rejected (hidden) for each creator.
+  // Videos: public, pending (unlisted while awaiting review) and rejected (unlisted) for each creator.
   for (const c of ['A', 'B'] as const) {
     const id = fx.people[c].id;
     fx.videos[c] = { public: await video(id, 'approved', `${c} public`), pending: await video(id, 'pending', `${c} pending`), rejected: await video(id, 'rejected', `${c} rejected`) };

@@ -22,6 +22,8 @@ export const AUTH_MESSAGES = {
   suspended: 'This account is suspended.',
   sessionExpired: 'Your session expired. Please sign in again.',
   signInRequired: 'Please sign in to continue.',
+  /** Spec section 8: an admin route called signed out. */
+  notAuthenticated: 'Not authenticated.',
   adminRequired: 'Access denied. Admin privileges required.',
   accessDenied: 'Access denied.',
   crossSite: 'This request did not come from FrameMerch and was refused.',

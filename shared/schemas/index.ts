@@ -52,6 +52,16 @@ import { paymentMethodsRoute, paymentPortalRoute, payoutSetupRoute, payoutStatem
 import { achFileRoute, confirmAchUploadRoute } from './payouts.ts';
 import { connectOnboardingPageRoute, connectOnboardingSubmitRoute, paypalPayoutsWebhookRoute, stripeConnectWebhookRoute } from './payouts.ts';
 import { feedRoute, videoRoute } from './videos.ts';
+import { activateUserRoute, adminLogsRoute, adminUsersRoute, dashboardStatsRoute, deleteUserRoute, suspendUserRoute } from './admin.ts';
+import {
+  adminDeleteVideoRoute,
+  adminSettingsRoute,
+  adminVideosRoute,
+  approveVideoRoute,
+  publicSettingsRoute,
+  rejectVideoRoute,
+  updateAdminSettingRoute,
+} from './moderation.ts';
 import {
   activateSubscriptionRoute,
   approveSubscriptionRoute,
@@ -141,4 +151,17 @@ export const API_ROUTES = [
   embeddedManagePageRoute,
   embeddedManageSubmitRoute,
   approveSubscriptionRoute,
+  dashboardStatsRoute,
+  adminUsersRoute,
+  suspendUserRoute,
+  activateUserRoute,
+  deleteUserRoute,
+  adminLogsRoute,
+  adminSettingsRoute,
+  updateAdminSettingRoute,
+  publicSettingsRoute,
+  adminVideosRoute,
+  approveVideoRoute,
+  rejectVideoRoute,
+  adminDeleteVideoRoute,
 ] as const;

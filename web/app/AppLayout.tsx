@@ -1,6 +1,7 @@
 import { Suspense } from 'react';
 import { Outlet } from 'react-router';
 import { StatusMessage } from '../components/StatusMessage.tsx';
+import { MaintenanceBanner } from '../features/admin/MaintenanceBanner.tsx';
 import { Footer } from '../features/layout/Footer.tsx';
 import { CartButton } from '../features/cart/CartButton.tsx';
 import { Navbar } from '../features/layout/Navbar.tsx';
@@ -17,6 +18,7 @@ export function AppLayout() {
       <a className="skip-link" href="#main">
         Skip to content
       </a>
+      <MaintenanceBanner />
       <Navbar cartButton={<CartButton />} />
       <div className="app__body">
         <Sidebar />

@@ -16,6 +16,7 @@ const ChannelPage = lazyPage(() => import('../features/channel/ChannelPage.tsx')
 const ProfilePage = lazyPage(() => import('../features/channel/ProfilePage.tsx'), 'ProfilePage');
 const SearchPage = lazyPage(() => import('../features/channel/SearchPage.tsx'), 'SearchPage');
 const DashboardPage = lazyPage(() => import('../features/studio/DashboardPage.tsx'), 'DashboardPage');
+const AdminPage = lazyPage(() => import('../features/admin/AdminPage.tsx'), 'AdminPage');
 const TestCropToolPage = lazyPage(() => import('../features/print-crop/TestCropToolPage.tsx'), 'TestCropToolPage');
 const MerchandiseRoute = lazyPage(() => import('./routes/MerchandiseRoute.tsx'), 'MerchandiseRoute');
 const ProductRoute = lazyPage(() => import('./routes/ProductRoute.tsx'), 'ProductRoute');
@@ -46,6 +47,8 @@ export const routes: RouteObject[] = [
           { path: 'profile/:username', Component: ProfilePage },
           { path: 'search', Component: SearchPage },
           { path: 'dashboard', Component: DashboardPage },
+          // The admin portal; the tab is in ?tab= (users, moderation, settings, logs).
+          { path: 'admin', Component: AdminPage },
           { path: 'privacy-policy', Component: PrivacyPolicyPage },
           { path: 'terms-of-service', Component: TermsOfServicePage },
           { path: 'coming-soon', Component: ComingSoonPage },

@@ -3,7 +3,7 @@
  * provider's claims (and the flow that carries a provider sign-in), renaming a channel, and
  * deleting an account with what belongs to it.
  */
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { SessionUser } from '../../../shared/schemas/auth.ts';
 import { ERROR_CODES } from '../../../shared/schemas/common.ts';
 import type { OidcClaims } from '../../integrations/google-oidc/index.ts';
@@ -111,18 +111,25 @@ export async function signInWithClaims(db: Kysely<DB>, c: OidcClaims): Promise<S
   });
 }
 
+/** What a caller may add to an account's deletion, inside its transaction. */
+export interface DeletionHooks {
+  /** Runs first, before the user's row is locked: checks that may refuse (and take their locks in their own order). */
+  guard?: (trx: Transaction<DB>) => Promise<void>;
+  /** Runs once it is known what goes (how many stored files), before anything is deleted: the admin log. */
+  record?: (trx: Transaction<DB>, filesToRemove: number) => Promise<void>;
+}
+
 /**
  * Deletes an account: the user row (and with it sessions, videos, subscription), payout details,
  * and then the stored files. Orders are kept for the retention period with the customer's personal
  * data removed; earnings and payouts are kept without the user.
  */
-export async function deleteAccount(db: Kysely<DB>, storage: ObjectStorage, userId: string): Promise<{ filesRemoved: number }> {
+export async function deleteAccount(db: Kysely<DB>, storage: ObjectStorage, userId: string, hooks: DeletionHooks = {}): Promise<{ filesRemoved: number }> {
   const files = await db.transaction().execute(async (trx) => {
+    await hooks.guard?.(trx);
     const user = await repo.lockUserForDeletion(trx, userId);
     if (!user) throw AppError.notFound('User not found');
     const media = await repo.userMediaKeys(trx, userId);
-    await repo.forgetOrderCustomer(trx, userId, user.email);
-    await repo.deleteUserRow(trx, userId);
     const list: Array<['videos' | 'thumbnails' | 'profile-images', string]> = [];
     for (const m of media) {
       list.push(['videos', m.video_key]);
@@ -133,6 +140,9 @@ export async function deleteAccount(db: Kysely<DB>, storage: ObjectStorage, user
       const key = storageKeyOf('profile-images', url);
       if (key) list.push(['profile-images', key]);
     }
+    await hooks.record?.(trx, list.length);
+    await repo.forgetOrderCustomer(trx, userId, user.email);
+    await repo.deleteUserRow(trx, userId);
     return list;
   });
   let filesRemoved = 0;
@@ -143,15 +153,18 @@ export async function deleteAccount(db: Kysely<DB>, storage: ObjectStorage, user
   return { filesRemoved };
 }
 
-/** An admin removing someone else's account leaves a trace in the admin log. */
-export async function logAccountDeletion(db: Kysely<DB>, adminUserId: string, userId: string, filesRemoved: number): Promise<void> {
-  await recordAdminAction(db, {
-    adminUserId,
-    actionType: 'delete_user',
-    targetType: 'user',
-    targetId: userId,
-    details: { files_removed: filesRemoved },
-  });
+/** An admin removing someone else's account leaves a trace in the admin log, written with the deletion. */
+export function adminDeletionLog(adminUserId: string, userId: string): DeletionHooks {
+  return {
+    record: (trx, filesToRemove) =>
+      recordAdminAction(trx, {
+        adminUserId,
+        actionType: 'delete_user',
+        targetType: 'user',
+        targetId: userId,
+        details: { files_removed: filesToRemove },
+      }),
+  };
 }
 
 /** The account a password sign-in names, with its hash, or undefined. */

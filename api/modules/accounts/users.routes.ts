@@ -3,7 +3,7 @@ import { AUTH_MESSAGES, deleteAccountRoute } from '../../../shared/schemas/auth.
 import { ensureUserRoute, updateChannelRoute } from '../../../shared/schemas/studio.ts';
 import { ERROR_CODES } from '../../../shared/schemas/common.ts';
 import { AppError } from '../../platform/http/errors.ts';
-import { deleteAccount, logAccountDeletion, renameChannel } from './service.ts';
+import { adminDeletionLog, deleteAccount, renameChannel } from './service.ts';
 import { CACHE_NAMESPACES } from '../../platform/cache/read-cache.ts';
 
 const users: FastifyPluginAsyncTypebox = async (app) => {
@@ -14,8 +14,7 @@ const users: FastifyPluginAsyncTypebox = async (app) => {
       const { id } = request.params;
       const self = actor.id === id;
       if (!self && !actor.is_admin) throw new AppError(403, ERROR_CODES.FORBIDDEN, AUTH_MESSAGES.accessDenied);
-      const { filesRemoved } = await deleteAccount(app.db, app.storage, id);
-      if (!self) await logAccountDeletion(app.db, actor.id, id, filesRemoved);
+      await deleteAccount(app.db, app.storage, id, self ? {} : adminDeletionLog(actor.id, id));
       app.readCache.invalidate(CACHE_NAMESPACES.feed);
       app.readCache.invalidate(CACHE_NAMESPACES.creators);
       if (self) app.clearSessionCookie(reply);

@@ -33,7 +33,8 @@ export async function searchChannels(db: Kysely<DB>, text: string, limit = 20) {
   const prefix = `${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   return db
     .selectFrom('users as u')
-    .leftJoin('videos as v', (j) => j.onRef('v.user_id', '=', 'u.id').on('v.verification_status', '<>', 'rejected'))
+    // Only listed videos count (pending and rejected ones are unlisted: videos/repository.ts LISTED).
+    .leftJoin('videos as v', (j) => j.onRef('v.user_id', '=', 'u.id').on(sql<boolean>`v.verification_status in ('verified_via_supabase_auth', 'approved')`))
     .select(['u.username', 'u.display_name', 'u.profile_image_url', sql<number>`count(v.id)::int`.as('video_count')])
     .where('u.status', '=', 'active')
     .where('u.role', '=', 'creator')

@@ -1,9 +1,10 @@
 /**
- * SQL for videos, their views, and the creator's studio (profile).
- * Visible videos exclude rejected ones and those of suspended creators.
+ * SQL for videos, their views, moderation, and the creator's studio (profile).
+ * Visible videos are the listed ones (verified at sign-in, or approved: not pending, not
+ * rejected) of active creators.
  */
 import { sql, type Kysely } from 'kysely';
-import type { DB } from '../../platform/db/schema.ts';
+import type { DB, VerificationStatus } from '../../platform/db/schema.ts';
 
 export interface FeedCursor {
   createdAt: Date;
@@ -35,11 +36,17 @@ export interface VideoRow extends FeedRow {
   size_bytes: number;
 }
 
+/**
+ * Listed: the statuses anyone may see (spec section 4; PUBLIC_VIDEO_STATUSES). Written as
+ * literals, not parameters, so the planner matches the partial indexes of 0013_moderation.sql.
+ */
+const LISTED = sql<boolean>`v.verification_status in ('verified_via_supabase_auth', 'approved')`;
+
 function visible(db: Kysely<DB>) {
   return db
     .selectFrom('videos as v')
     .innerJoin('users as u', 'u.id', 'v.user_id')
-    .where('v.verification_status', '<>', 'rejected')
+    .where(LISTED)
     .where('u.status', '=', 'active');
 }
 
@@ -71,9 +78,13 @@ export async function listFeed(
 
 /**
  * The one lookup of a video, by its id or by its storage key, with whether it is visible
- * (the same rule as visible() above, read as a column so a hidden video can be told from none).
+ * (the same rule as visible() above, read as a column so a hidden video can be told from none)
+ * and whether its creator is active (an owner or admin may see an unlisted video of an active creator).
  */
-export async function findVideo(db: Kysely<DB>, ref: { id: string } | { key: string }): Promise<(VideoRow & { visible: boolean }) | undefined> {
+export async function findVideo(
+  db: Kysely<DB>,
+  ref: { id: string } | { key: string },
+): Promise<(VideoRow & { visible: boolean; creator_active: boolean }) | undefined> {
   const q = db
     .selectFrom('videos as v')
     .innerJoin('users as u', 'u.id', 'v.user_id')
@@ -88,7 +99,8 @@ export async function findVideo(db: Kysely<DB>, ref: { id: string } | { key: str
       'v.verification_status',
       'v.content_type',
       'v.size_bytes',
-      sql<boolean>`v.verification_status <> 'rejected' and u.status = 'active'`.as('visible'),
+      sql<boolean>`${LISTED} and u.status = 'active'`.as('visible'),
+      sql<boolean>`u.status = 'active'`.as('creator_active'),
     ]);
   return ('id' in ref ? q.where('v.id', '=', ref.id) : q.where('v.video_key', '=', ref.key)).executeTakeFirst();
 }
@@ -147,6 +159,8 @@ export interface VideoValues {
   duration_ms: number | null;
   width: number | null;
   height: number | null;
+  /** Omitted: the column's default, verified_via_supabase_auth. */
+  verification_status?: VerificationStatus;
 }
 
 export async function insertVideo(db: Kysely<DB>, values: VideoValues) {
@@ -184,4 +198,77 @@ export async function lockProfileImage(db: Kysely<DB>, userId: string, column: P
 
 export async function setProfileImage(db: Kysely<DB>, userId: string, column: ProfileImageColumn, url: string): Promise<void> {
   await db.updateTable('users').set({ [column]: url, updated_at: new Date() }).where('id', '=', userId).execute();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Moderation
+
+export interface ModerationCursor {
+  /** created_at to the microsecond, as the database keeps it (ISO 8601, UTC). */
+  createdAt: string;
+  id: string;
+}
+
+export interface ModerationRow {
+  id: string;
+  title: string;
+  thumbnail_key: string | null;
+  verification_status: VerificationStatus;
+  created_at: Date;
+  /** created_at to the microsecond, for the next page's cursor. */
+  created_at_us: string;
+  user_id: string;
+  display_name: string;
+  username: string;
+}
+
+function moderationRows(db: Kysely<DB>) {
+  return db
+    .selectFrom('videos as v')
+    .innerJoin('users as u', 'u.id', 'v.user_id')
+    .select([
+      'v.id',
+      'v.title',
+      'v.thumbnail_key',
+      'v.verification_status',
+      'v.created_at',
+      sql<string>`to_char(v.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`.as('created_at_us'),
+      'v.user_id',
+      'u.display_name',
+      'u.username',
+    ]);
+}
+
+/** Every video, newest first, by status (approved includes verified_via_supabase_auth) and text in the title or the creator's name. */
+export async function listForModeration(
+  db: Kysely<DB>,
+  opts: { status: 'pending' | 'approved' | 'rejected' | null; text: string | null; limit: number; after: ModerationCursor | null },
+): Promise<ModerationRow[]> {
+  let q = moderationRows(db);
+  if (opts.status === 'approved') q = q.where(LISTED);
+  else if (opts.status === 'pending') q = q.where(sql<boolean>`v.verification_status = 'pending'`);
+  else if (opts.status === 'rejected') q = q.where(sql<boolean>`v.verification_status = 'rejected'`);
+  if (opts.text) {
+    const like = `%${opts.text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    q = q.where((eb) => eb.or([eb(sql`lower(v.title)`, 'like', like), eb(sql`lower(u.display_name)`, 'like', like), eb(sql`lower(u.username)`, 'like', like)]));
+  }
+  if (opts.after) {
+    const { createdAt, id } = opts.after;
+    q = q.where(sql<boolean>`(v.created_at, v.id) < (${createdAt}::timestamptz, ${id}::uuid)`);
+  }
+  return q.orderBy('v.created_at', 'desc').orderBy('v.id', 'desc').limit(opts.limit).execute();
+}
+
+export async function findModerationRow(db: Kysely<DB>, id: string): Promise<ModerationRow | undefined> {
+  return moderationRows(db).where('v.id', '=', id).executeTakeFirst();
+}
+
+/** The video's status, read with its row locked (undefined when there is no such video). */
+export async function lockVideoStatus(db: Kysely<DB>, id: string): Promise<VerificationStatus | undefined> {
+  const row = await db.selectFrom('videos').select('verification_status').where('id', '=', id).forUpdate().executeTakeFirst();
+  return row?.verification_status;
+}
+
+export async function setVideoStatus(db: Kysely<DB>, id: string, status: VerificationStatus): Promise<void> {
+  await db.updateTable('videos').set({ verification_status: status, updated_at: new Date() }).where('id', '=', id).execute();
 }

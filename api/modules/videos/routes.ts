@@ -4,7 +4,8 @@ import { videoInfoRoute } from '../../../shared/schemas/studio.ts';
 import { feedRoute, videoRoute } from '../../../shared/schemas/videos.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { feedPage, toCard } from './feed.ts';
-import { findVideoForInfo, findVisibleVideo } from './service.ts';
+import { findVideoForInfo, findVideoForViewer, videoFileAccess } from './service.ts';
+import moderation from './moderation.routes.ts';
 import resumableUploads from './resumable.routes.ts';
 import studio from './studio.routes.ts';
 import { mediaUrl, storedVideoKey } from '../../platform/storage/media-urls.ts';
@@ -26,7 +27,8 @@ const videos: FastifyPluginAsyncTypebox = async (app) => {
     ...videoRoute,
     handler: async (request) => {
       const { id } = request.params;
-      const row = await findVisibleVideo(app.db, { id });
+      // Pending and rejected videos: their owner and admins only; anyone else is told there is none.
+      const row = await findVideoForViewer(app.db, id, request.user);
       if (!row) throw AppError.notFound('Video not found.');
       return {
         success: true as const,
@@ -77,13 +79,19 @@ const videos: FastifyPluginAsyncTypebox = async (app) => {
 };
 
 /**
- * The module's routes: feed and watching, the creator's studio, and resumable uploads. Not
- * encapsulated, so app.resumableUploads (the uploads' store and its sweep) is the app's to use.
+ * The module's routes: feed and watching, the creator's studio, resumable uploads and the
+ * admin's moderation. Not encapsulated, so app.resumableUploads (the uploads' store and its
+ * sweep) and app.mediaGate are the app's to use.
  */
 const videoModule: FastifyPluginAsyncTypebox = async (app) => {
+  // An unlisted video's file is its owner's and the admins' only (see platform/http/media-routes.ts).
+  app.decorate('mediaGate', (bucket: string, key: string, viewer: () => Promise<{ id: string; is_admin: boolean } | null>) =>
+    bucket === 'videos' ? videoFileAccess(app.db, key, viewer) : Promise.resolve('public' as const),
+  );
   await app.register(videos);
   await app.register(resumableUploads);
   await app.register(studio);
+  await app.register(moderation);
 };
 
 export default fp(videoModule, { name: 'videos', dependencies: ['context', 'media'] });

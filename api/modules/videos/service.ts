@@ -5,6 +5,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../platform/db/schema.ts';
 import type { PendingObjects, StoredFile } from '../../platform/storage/pending-objects.ts';
+import { recordAdminAction } from '../admin/index.ts';
 import { effectiveTierOf } from '../subscriptions/index.ts';
 import * as repo from './repository.ts';
 import type { VideoRow } from './repository.ts';
@@ -18,6 +19,37 @@ export async function findVisibleVideo(db: Kysely<DB>, ref: { id: string } | { k
   if ('id' in ref && !UUID.test(ref.id)) return undefined;
   const row = await repo.findVideo(db, ref);
   return row?.visible ? row : undefined;
+}
+
+/**
+ * The video page's lookup: a visible video, or for its owner and admins also one that is not
+ * listed (pending review, or rejected) while its creator is active. Anyone else gets undefined,
+ * as for a video that does not exist.
+ */
+export async function findVideoForViewer(db: Kysely<DB>, id: string, viewer: { id: string; is_admin: boolean } | null): Promise<VideoRow | undefined> {
+  if (!UUID.test(id)) return undefined;
+  const row = await repo.findVideo(db, { id });
+  if (!row) return undefined;
+  if (row.visible) return row;
+  const staffOrOwner = viewer !== null && (viewer.is_admin || viewer.id === row.user_id);
+  return staffOrOwner && row.creator_active ? row : undefined;
+}
+
+/**
+ * Who may have a stored video file (the media route's gate): anyone when its video is visible,
+ * its owner and admins (uncached) when it is unlisted, nobody else. A key no video has is served
+ * as before (the file of a video being saved, say).
+ */
+export async function videoFileAccess(
+  db: Kysely<DB>,
+  key: string,
+  viewerOf: () => Promise<{ id: string; is_admin: boolean } | null>,
+): Promise<'public' | 'private' | 'hidden'> {
+  const row = await repo.findVideo(db, { key });
+  if (!row || row.visible) return 'public';
+  const viewer = row.creator_active ? await viewerOf() : null;
+  const staffOrOwner = viewer !== null && (viewer.is_admin || viewer.id === row.user_id);
+  return staffOrOwner && row.creator_active ? 'private' : 'hidden';
 }
 
 /**
@@ -65,15 +97,32 @@ export interface DeleteDeps {
  * Deletes a video and its files; 'not-found' when there is none or it is someone else's (unless
  * an admin asks), so another creator's video answers exactly as a missing one does.
  */
-export async function deleteVideo(deps: DeleteDeps, actor: { id: string; is_admin: boolean }, id: string): Promise<'deleted' | 'not-found'> {
+export async function deleteVideo(
+  deps: DeleteDeps,
+  actor: { id: string; is_admin: boolean },
+  id: string,
+  opts: { asAdmin?: boolean } = {},
+): Promise<'deleted' | 'not-found'> {
   const video = await repo.findVideoFiles(deps.db, id);
   if (!video || (video.user_id !== actor.id && !actor.is_admin)) return 'not-found';
+  // An admin deleting through the admin portal, or deleting someone else's video, is an admin action.
+  const logged = actor.is_admin && (opts.asAdmin === true || video.user_id !== actor.id);
+  const details = logged ? await repo.findModerationRow(deps.db, video.id) : undefined;
   const files: StoredFile[] = [{ bucket: 'videos', key: video.video_key }];
   for (const k of new Set([video.thumbnail_key, video.poster_key])) if (k) files.push({ bucket: 'thumbnails', key: k });
   // The files become pending with the row's deletion, so a crash before they are removed leaves them to the sweep.
   await deps.db.transaction().execute(async (trx) => {
     await repo.deleteVideoRow(trx, video.id);
     await deps.pending.retire(trx, files);
+    if (logged) {
+      await recordAdminAction(trx, {
+        adminUserId: actor.id,
+        actionType: 'delete_video',
+        targetType: 'video',
+        targetId: video.id,
+        details: { title: details?.title ?? null, creator_id: video.user_id, verification_status: details?.verification_status ?? null },
+      });
+    }
   });
   await deps.pending.discard(files);
   return 'deleted';

@@ -24,6 +24,7 @@ import { newKey } from '../../platform/storage/object-storage.ts';
 import type { PendingObjects, StoredFile } from '../../platform/storage/pending-objects.ts';
 import { toCard } from './feed.ts';
 import * as repo from './repository.ts';
+import { moderationRequired } from '../settings/index.ts';
 import type { Tier } from './service.ts';
 
 export interface UploadDeps {
@@ -191,7 +192,10 @@ export async function saveVideo(
 
     try {
       const row = await deps.db.transaction().execute(async (trx) => {
+        // While moderation is required a new upload waits for an admin's approval, unlisted.
+        const status = (await moderationRequired(trx)) ? ('pending' as const) : undefined;
         const inserted = await repo.insertVideo(trx, {
+          ...(status ? { verification_status: status } : {}),
           user_id: userId,
           title: form.title,
           description: form.description,

@@ -63,7 +63,7 @@ export function requireAccess(access: Access, request: FastifyRequest): void {
   if (!user) {
     throw request.sessionExpired
       ? new AppError(401, ERROR_CODES.SESSION_EXPIRED, AUTH_MESSAGES.sessionExpired)
-      : new AppError(401, ERROR_CODES.UNAUTHENTICATED, AUTH_MESSAGES.signInRequired);
+      : new AppError(401, ERROR_CODES.UNAUTHENTICATED, access === 'admin' ? AUTH_MESSAGES.notAuthenticated : AUTH_MESSAGES.signInRequired);
   }
   if (access === 'admin' && !user.is_admin) throw new AppError(403, ERROR_CODES.FORBIDDEN, AUTH_MESSAGES.adminRequired);
   if (access === 'creator' && user.role !== 'creator' && !user.is_admin) {

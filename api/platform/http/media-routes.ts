@@ -1,15 +1,30 @@
 /**
  * Serves stored objects with range requests, so videos seek without downloading everything.
  * Stored files are only ever served as the media type their server-made key says, never as
- * HTML, and under a CSP that forbids them from running anything.
+ * HTML, and under a CSP that forbids them from running anything. A module that keeps some
+ * objects from the public (the videos module: an unlisted video's file) decorates the app with
+ * a mediaGate; a hidden object answers exactly as a missing one.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
+import type { SessionUser } from '../../../shared/schemas/auth.ts';
 import { mediaRoute } from '../../../shared/schemas/media.ts';
 import { ERROR_CODES } from '../../../shared/schemas/common.ts';
+import { findSession } from '../sessions/sessions.ts';
 import { parseRange } from '../storage/byte-range.ts';
 import { isValidKey } from '../storage/object-storage.ts';
 import { AppError } from './errors.ts';
+
+/** public: anyone, cached for good; private: this viewer only, never cached; hidden: answered as missing. */
+export type MediaAccess = 'public' | 'private' | 'hidden';
+/** `viewer` reads the caller's session only when asked: most objects are anyone's, and need none. */
+export type MediaGate = (bucket: string, key: string, viewer: () => Promise<SessionUser | null>) => Promise<MediaAccess>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    mediaGate: MediaGate;
+  }
+}
 
 const media: FastifyPluginAsyncTypebox = async (app) => {
   app.route({
@@ -18,7 +33,15 @@ const media: FastifyPluginAsyncTypebox = async (app) => {
       // Bodies here are byte streams, outside the JSON reply types.
       const reply = typedReply as unknown as FastifyReply;
       const { bucket, '*': key } = request.params;
-      const info = isValidKey(key) ? await app.storage.stat(bucket, key) : null;
+      // Sessions are read for /api/ requests only (auth.ts); here only a gated object asks for one.
+      const viewer = async () => {
+        const token = app.sessionToken(request);
+        if (!token) return null;
+        const session = await findSession(app.db, token);
+        return session.kind === 'active' ? session.user : null;
+      };
+      const access: MediaAccess = !isValidKey(key) ? 'hidden' : app.hasDecorator('mediaGate') ? await app.mediaGate(bucket, key, viewer) : 'public';
+      const info = access !== 'hidden' ? await app.storage.stat(bucket, key) : null;
       if (!info) throw AppError.notFound('File not found.');
 
       const etag = `"${info.size.toString(16)}-${info.modifiedAt.getTime().toString(16)}"`;
@@ -27,7 +50,7 @@ const media: FastifyPluginAsyncTypebox = async (app) => {
         .header('accept-ranges', 'bytes')
         .header('etag', etag)
         .header('last-modified', info.modifiedAt.toUTCString())
-        .header('cache-control', 'public, max-age=31536000, immutable')
+        .header('cache-control', access === 'public' ? 'public, max-age=31536000, immutable' : 'private, no-store')
         .header('content-security-policy', "default-src 'none'; sandbox")
         .header('content-disposition', 'inline');
 
