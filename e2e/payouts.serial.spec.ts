@@ -6,21 +6,15 @@
  * it paid on /payment-portal; the one below $50 sees 'Min $50 required' and is paid nothing.
  * Serial: the creators upload videos, which enter the feed other specs read.
  */
-import { randomUUID } from 'node:crypto';
-import { expect, test, type Browser, type Page } from '@playwright/test';
-import sharp from 'sharp';
+import { expect, test, type Browser } from '@playwright/test';
 import { formatCents } from '../shared/money.ts';
 import { PAYOUT_MESSAGES } from '../shared/schemas/payouts.ts';
-import { variantId } from '../shared/shop/variants.ts';
 import { QA_CLIPS } from '../scripts/qa-clips.ts';
 import { ADMIN, logIn, sameSite, signUp, uniqueEmail } from './support/accounts.ts';
-import { catalogueProduct, expectedOrder, payOnPaymentPage, TEST_CARD } from './support/checkout.ts';
+import { buyShirts } from './support/checkout.ts';
 import { signInAsCreator } from './support/creators.ts';
 import { portalCard, portalOf, recentPayouts, setUpPayPal } from './support/payouts.ts';
-import { uploadQaClip, type UploadedClip } from './support/qaUpload.ts';
-
-const PRODUCT = 'Unisex T-Shirt';
-const SIZE = 'M';
+import { uploadQaClip } from './support/qaUpload.ts';
 
 /** A new creator, signed in on their own page, paid by PayPal, with a video of their own. */
 async function creatorWithVideo(browser: Browser) {
@@ -31,34 +25,6 @@ async function creatorWithVideo(browser: Browser) {
   const clip = QA_CLIPS.find((c) => c.codec === 'h264' && c.fps === 30 && c.height === 720)!;
   const video = await uploadQaClip(page.request, clip, sameSite());
   return { page, creator, paypalEmail, video };
-}
-
-/** The buyer (signed in on `page`) buys `quantity` shirts made from a frame of `video`, paying on the hosted page. */
-async function buyShirts(page: Page, video: UploadedClip, quantity: number) {
-  const shirt = await catalogueProduct(PRODUCT);
-  const expected = await expectedOrder([{ product: shirt, size: SIZE, quantity }], 'US');
-  const frame = await sharp({ create: { width: 1600, height: 900, channels: 3, background: '#c04020' } }).jpeg({ quality: 85 }).toBuffer();
-  const made = await page.request.post('/api/create-product', {
-    headers: sameSite(),
-    data: { videoUrl: video.videoUrl, screenshots: [`data:image/jpeg;base64,${frame.toString('base64')}`], screenshot_timestamp: 1, category: 'mens' },
-  });
-  expect(made.status(), await made.text()).toBe(200);
-  const { product_id } = (await made.json()) as { product_id: string };
-  const email = uniqueEmail('buyer');
-  const session = await page.request.post('/api/create-checkout-session', {
-    headers: sameSite(),
-    data: {
-      shipping_address: { zip: '10001', country_code: 'US' },
-      cart: [{ product_id, variant_id: variantId({ sku: shirt.sku, colour: shirt.colours[0]!, handleColour: null, size: SIZE }), quantity, selected_screenshot: 0 }],
-      email,
-      idempotency_key: randomUUID(),
-    },
-  });
-  expect(session.status(), await session.text()).toBe(200);
-  await page.goto(((await session.json()) as { url: string }).url);
-  await payOnPaymentPage(page, TEST_CARD, email, expected.total);
-  await page.waitForURL((url) => url.pathname === '/success', { timeout: 30_000 });
-  return expected.earnings;
 }
 
 /** The period after the one the app's clock is in (YYYY-MM), and its 1st, just after midnight UTC. */
@@ -82,8 +48,8 @@ test('a PayPal creator is paid the period’s earnings to the cent; one below $5
 
   const buyer = await browser.newPage();
   await signUp(buyer);
-  const paidShare = await buyShirts(buyer, paid.video, 8);
-  const belowShare = await buyShirts(buyer, below.video, 1);
+  const paidShare = (await buyShirts(buyer, paid.video, 8)).earnings;
+  const belowShare = (await buyShirts(buyer, below.video, 1)).earnings;
   expect(paidShare).toBeGreaterThanOrEqual(5000);
   expect(belowShare).toBeLessThan(5000);
 

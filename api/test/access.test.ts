@@ -43,6 +43,16 @@ const TABLE: Row[] = [
   { method: 'POST', url: '/api/admin/users/:id/activate', needs: 'admin', request: () => ({ method: 'POST', url: `/api/admin/users/${NO_USER}/activate` }) },
   { method: 'DELETE', url: '/api/admin/users/:id', needs: 'admin', request: () => ({ method: 'DELETE', url: `/api/admin/users/${NO_USER}`, payload: { confirm: true } }) },
   { method: 'GET', url: '/api/admin/logs', needs: 'admin', request: () => ({ url: '/api/admin/logs?target_type=user&limit=5' }) },
+  // Orders: the list, and one order, a refund and a retried fulfilment of an order that does not exist (404).
+  { method: 'GET', url: '/api/admin/orders', needs: 'admin', request: () => ({ url: '/api/admin/orders?q=a&status=paid&limit=5' }) },
+  { method: 'GET', url: '/api/admin/orders/:id', needs: 'admin', request: () => ({ url: `/api/admin/orders/${NO_USER}` }) },
+  { method: 'POST', url: '/api/admin/orders/:id/refund', needs: 'admin', request: () => ({ method: 'POST', url: `/api/admin/orders/${NO_USER}/refund`, payload: { confirm: true } }) },
+  { method: 'POST', url: '/api/admin/orders/:id/retry-fulfilment', needs: 'admin', request: () => ({ method: 'POST', url: `/api/admin/orders/${NO_USER}/retry-fulfilment` }) },
+  // The admin's payouts and subscriptions: the runs and lists; retrying a payout that does not exist (404), so nothing is sent.
+  { method: 'GET', url: '/api/admin/payouts/runs', needs: 'admin', request: () => ({ url: '/api/admin/payouts/runs?limit=5' }) },
+  { method: 'GET', url: '/api/admin/payouts', needs: 'admin', request: () => ({ url: '/api/admin/payouts?period=2025-01&status=failed&limit=5' }) },
+  { method: 'POST', url: '/api/admin/payouts/:id/retry', needs: 'admin', request: () => ({ method: 'POST', url: `/api/admin/payouts/${NO_USER}/retry` }) },
+  { method: 'GET', url: '/api/admin/subscriptions', needs: 'admin', request: () => ({ url: '/api/admin/subscriptions?tier=pro&status=active&q=a&limit=5' }) },
   // System settings: reading them, and saving one that does not exist (404), so no setting changes; the banner is public.
   { method: 'GET', url: '/api/admin/settings', needs: 'admin', request: () => ({ url: '/api/admin/settings' }) },
   { method: 'PUT', url: '/api/admin/settings/:key', needs: 'admin', request: () => ({ method: 'PUT', url: '/api/admin/settings/no_such_setting', payload: { value: true } }) },

@@ -6,9 +6,10 @@
  * them on the video page and get their files, nobody else does), C bought merch made
  * from A's video (a paid order, so A has earnings), and a suspended creator S owns a video too.
  * ACH payouts go by NACHA file here (the NACHA_* settings): A has an ACH payout for last month,
- * still processing, in that period's file. A has a Pro trial (its row written as its events leave
- * it); a throwaway creator subscribed to Pro at the embedded provider, through the routes, and its
- * manage page's link (a capability, as /pay/:sessionId is) is tried as each actor.
+ * still processing, in that period's file, and a PayPal payout of 2024 that failed (with a 2024
+ * sale of A's, unpaid, for the admin to send it again with). A has a Pro trial (its row written as
+ * its events leave it); a throwaway creator subscribed to Pro at the embedded provider, through the
+ * routes, and its manage page's link (a capability, as /pay/:sessionId is) is tried as each actor.
  *
  * A row names the route (method and URL as API_ROUTES declares them), the object, its owner and
  * who may have it. For everyone else:
@@ -44,6 +45,8 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_ORDER_MESSAGES } from '../../shared/schemas/admin-orders.ts';
+import { ADMIN_PAYOUT_MESSAGES } from '../../shared/schemas/admin-payouts.ts';
 import { API_ROUTES } from '../../shared/schemas/index.ts';
 import type { Access, HttpMethod } from '../../shared/schemas/route.ts';
 import { SUBSCRIPTION_MESSAGES } from '../../shared/schemas/subscriptions.ts';
@@ -51,12 +54,13 @@ import { unitPriceCents } from '../../shared/shop/pricing.ts';
 import { createUser } from '../modules/accounts/index.ts';
 import { lineEarning } from '../modules/earnings/index.ts';
 import { bankAccountOf, payoutIdempotencyKey, payoutSetupOf, periodAt, recordPayoutOutcome } from '../modules/payouts/index.ts';
+import { fulfilOrderKey } from '../platform/jobs/enqueue.ts';
 import { createSession, SESSION_COOKIE } from '../platform/sessions/sessions.ts';
 import { newKey } from '../platform/storage/object-storage.ts';
 import { ORIGIN } from './browser.ts';
-import { catalogueProduct, testCard, variantOf } from './checkout-support.ts';
+import { catalogueProduct, makeMerchProduct, testCard, variantOf } from './checkout-support.ts';
 import { testApp, testConfig, type TestApp } from './harness.ts';
-import { payoutCreator, TEST_NACHA_ENV } from './payout-support.ts';
+import { earn, payoutCreator, TEST_NACHA_ENV } from './payout-support.ts';
 import { multipart, testMedia, uploadParts } from './upload-helpers.ts';
 
 type Actor = 'anonymous' | 'C' | 'B' | 'A' | 'admin';
@@ -181,6 +185,8 @@ const fx = {
   payout: { amount: 0, month: '' },
   /** A's ACH payout for last month (processing): its period (YYYY-MM-01), month (YYYY-MM), row and NACHA trace number. */
   ach: { period: '', month: '', payoutId: '', trace: '' },
+  /** A's PayPal payout of an old period that failed (the one the refused admin payout retries aim at). */
+  failedPayout: '',
   /** The throwaway period the admin's allowed confirmation pays (another creator's ACH payout), made by its row. */
   achThrowaway: { period: '', payoutId: '' },
   /** A creator's Stripe Connect onboarding at the embedded provider: its link token (the capability) and account. */
@@ -420,6 +426,100 @@ const manageState = async () => {
 function manageRequest(token: string, action: 'cancel' | 'resume'): Req {
   return { method: 'POST', url: `/pay/manage/${token}`, payload: `action=${action}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } };
 }
+
+/**
+ * An order of two shirts of `productId`, opened at checkout by `as` and paid on the embedded
+ * payment page (its events go to the webhook, as beforeAll sets the delivery): the order, its
+ * payment session and the order page's token.
+ */
+async function paidOrder(as: 'C' | 'anonymous', productId: string, email: string): Promise<{ id: string; sessionId: string; token: string }> {
+  const shirt = catalogueProduct(t, 'unisex-tshirt');
+  const open = await send(as, {
+    method: 'POST',
+    url: '/api/create-checkout-session',
+    // Every extra field a tampered cart could carry: the server prices and attributes the order itself.
+    payload: {
+      shipping_address: { zip: '10001', country_code: 'US' },
+      cart: [{ product_id: productId, variant_id: variantOf(shirt, 'M'), quantity: 2, selected_screenshot: 0, ...EXTRA() }],
+      email,
+      idempotency_key: `object-access-${hex()}`,
+      ...EXTRA(),
+    },
+  });
+  expect(open.statusCode, open.body).toBe(200);
+  const { order_id: id, session_id: sessionId } = open.json() as { order_id: string; session_id: string };
+  const paid = await send(as, { ...payRequest(sessionId), payload: new URLSearchParams(testCard('4242424242424242', { email })).toString() });
+  expect(paid.statusCode, paid.body).toBe(303);
+  const link = (await send('anonymous', { url: `/api/checkout/sessions/${sessionId}` })).json().order_url as string;
+  return { id, sessionId, token: new URL(link, ORIGIN).searchParams.get('token')! };
+}
+/**
+ * A paid order as fx.orders.c is one, for an admin action allowed to change it: merch of a
+ * throwaway creator's (A's and B's earnings stay as the payout rows read them), bought by an
+ * address of its own. (Another completed payment: the rows using it come after POST /pay/:sessionId's, which counts them.)
+ */
+async function throwawayPaidOrder(): Promise<string> {
+  const product = await makeMerchProduct(t.db);
+  const { id } = await paidOrder('anonymous', product.id, `throwaway-${hex()}@example.com`);
+  expect((await orderRow(id))?.status).toBe('paid');
+  return id;
+}
+/** A throwaway paid order whose fulfil job failed (set here: no job runner in these tests), for the admin's retry. */
+async function throwawayFailedFulfilment(): Promise<string> {
+  const id = await throwawayPaidOrder();
+  const failed = await t.db
+    .updateTable('jobs')
+    .set({ status: 'failed', attempts: 12, last_error: 'the print shop is not answering' })
+    .where('dedupe_key', '=', fulfilOrderKey(id))
+    .where('status', '=', 'queued')
+    .executeTakeFirst();
+  expect(Number(failed.numUpdatedRows)).toBe(1);
+  return id;
+}
+/**
+ * What the admin's order actions change, straight from the database: the order row (status,
+ * refunded_at, refund_requested_at), its history, its jobs (the fulfil job, a cancellation), its
+ * creators' earnings and pending balances, and the admin log entries about it.
+ */
+const adminOrderState = async (orderId: string) => {
+  const items = t.db.selectFrom('order_items').select('id').where('order_id', '=', orderId);
+  const creators = t.db.selectFrom('order_items').select('creator_id').where('order_id', '=', orderId).where('creator_id', 'is not', null);
+  return {
+    order: await orderRow(orderId),
+    history: await t.db.selectFrom('order_status_history').select(['from_status', 'to_status', 'reason']).where('order_id', '=', orderId).orderBy('id').execute(),
+    jobs: await t.db.selectFrom('jobs').selectAll().where((eb) => eb.or([eb('dedupe_key', '=', fulfilOrderKey(orderId)), eb('dedupe_key', 'like', `%:${orderId}%`)])).orderBy('id').execute(),
+    earnings: await t.db.selectFrom('earnings').selectAll().where('order_item_id', 'in', items).orderBy('id').execute(),
+    balances: await t.db.selectFrom('users').select(['id', 'pending_payout_cents', 'total_earnings_cents']).where('id', 'in', creators).orderBy('id').execute(),
+    logs: (await t.db.selectFrom('admin_logs').select('id').where('target_id', '=', orderId).execute()).length,
+  };
+};
+/** Asks, as the admin, for an order that does not exist (`absent`): 404 'Order not found.', as the table expects for a missing object. */
+async function expectNoSuchOrder(req: Req): Promise<void> {
+  const none = await send('admin', req);
+  expect(none.statusCode, none.body).toBe(404);
+  expect(none.json()).toEqual({ success: false, error: ADMIN_ORDER_MESSAGES.orderNotFound, code: 'NOT_FOUND' });
+}
+/** A failed payout of a throwaway creator's (PayPal), with earnings from before its period's cut-off to send again. */
+async function throwawayFailedPayout(): Promise<string> {
+  const creator = await payoutCreator(t.db, t.sealedValues, { method: 'paypal' });
+  await earn(t.db, creator, 10_000, new Date('2024-12-15T00:00:00Z'));
+  const row = await t.db
+    .insertInto('payouts')
+    .values({ user_id: creator, amount_cents: 7000, method: 'paypal', period: '2025-01-01', payout_date: '2025-01-01', status: 'failed' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+/** A payout as the admin's retry would change it: the row, its creator's balance, the earnings it holds, and the admin log about it. */
+const adminPayoutState = async (payoutId: string) => {
+  const payout = await t.db.selectFrom('payouts').selectAll().where('id', '=', payoutId).executeTakeFirst();
+  return {
+    payout,
+    balance: payout?.user_id ? (await userRow(payout.user_id))?.pending_payout_cents : null,
+    held: (await t.db.selectFrom('earnings').select('id').where('payout_id', '=', payoutId).execute()).length,
+    logs: (await t.db.selectFrom('admin_logs').select('id').where('target_id', '=', payoutId).execute()).length,
+  };
+};
 
 const trackingNeighbour = (n: string, step: number) => `FM${String(Number(n.slice(2)) + step).padStart(12, '0')}`;
 
@@ -1252,7 +1352,8 @@ const TABLE: Row[] = [
     allowed: async (res) => {
       const earned = await t.db.selectFrom('earnings').select('creator_share_cents').where('user_id', '=', fx.people.A.id).execute();
       expect(earned.length).toBeGreaterThan(0);
-      expect(res.json().analytics).toMatchObject({ total_sales: 1, earnings_cents: earned.reduce((s, e) => s + e.creator_share_cents, 0) });
+      // C's order, and the 2024 sale behind A's failed payout.
+      expect(res.json().analytics).toMatchObject({ total_sales: 2, earnings_cents: earned.reduce((s, e) => s + e.creator_share_cents, 0) });
     },
     denied: async (res, as) => {
       const earned = await t.db.selectFrom('earnings').select('creator_share_cents').where('user_id', '=', who(as).id).execute();
@@ -1491,6 +1592,93 @@ const TABLE: Row[] = [
     },
   },
 
+  // The admin portal's orders and payouts, admins only (anyone else gets the role check's 401/403).
+  // The admin refunds, or retries the fulfilment of, a throwaway paid order (C's stays paid, its
+  // fulfil job queued, for the rows that read it), and retries a throwaway creator's failed payout;
+  // a refused request leaves C's order, or A's failed payout, as it was. `absent` (no such order
+  // or payout) answers 404.
+  {
+    kind: 'object',
+    method: 'GET',
+    url: '/api/admin/orders/:id',
+    object: "C's paid order",
+    owner: 'C',
+    may: ['admin'],
+    ref: () => fx.orders.c.id,
+    absent: uuid,
+    build: (id) => ({ url: `/api/admin/orders/${id}` }),
+    allowed: async (res) => {
+      expect(res.headers['cache-control']).toBe('private, no-store');
+      expect(res.json().order).toMatchObject({ id: fx.orders.c.id, status: 'paid', customer_email: fx.people.C.email, fulfilment: 'queued', can_refund: true });
+      await expectNoSuchOrder({ url: `/api/admin/orders/${uuid()}` });
+    },
+  },
+  {
+    kind: 'object',
+    method: 'POST',
+    url: '/api/admin/orders/:id/refund',
+    object: "refunding C's paid order (a throwaway paid order when the admin may)",
+    owner: 'C',
+    may: ['admin'],
+    ref: (_as, allowed) => (allowed ? throwawayPaidOrder() : fx.orders.c.id),
+    absent: uuid,
+    build: (id) => ({ method: 'POST', url: `/api/admin/orders/${id}/refund`, payload: { confirm: true } }),
+    state: () => adminOrderState(fx.orders.c.id),
+    allowed: async (res) => {
+      // The embedded provider delivers its charge.refunded event before the refund call returns.
+      const { order } = res.json();
+      expect(res.json()).toMatchObject({ success: true, message: ADMIN_ORDER_MESSAGES.refunded, order: { status: 'refunded', can_refund: false, refund_requested_at: null } });
+      const after = await adminOrderState(order.id);
+      expect(after.order).toMatchObject({ status: 'refunded' });
+      expect(after.order?.refunded_at).not.toBeNull();
+      expect(after.earnings.map((e) => e.kind).sort()).toEqual(['reversal', 'sale']);
+      expect(after.logs).toBe(1);
+      await expectNoSuchOrder({ method: 'POST', url: `/api/admin/orders/${uuid()}/refund`, payload: { confirm: true } });
+    },
+  },
+  {
+    kind: 'object',
+    method: 'POST',
+    url: '/api/admin/orders/:id/retry-fulfilment',
+    object: "retrying the fulfilment of C's paid order (a throwaway order's failed one when the admin may)",
+    owner: 'C',
+    may: ['admin'],
+    ref: (_as, allowed) => (allowed ? throwawayFailedFulfilment() : fx.orders.c.id),
+    absent: uuid,
+    build: (id) => ({ method: 'POST', url: `/api/admin/orders/${id}/retry-fulfilment` }),
+    state: () => adminOrderState(fx.orders.c.id),
+    allowed: async (res) => {
+      const { order } = res.json();
+      expect(res.json()).toMatchObject({ success: true, message: ADMIN_ORDER_MESSAGES.retryQueued, order: { status: 'paid', fulfilment: 'queued', can_retry_fulfilment: false } });
+      const after = await adminOrderState(order.id);
+      expect(after.jobs.map((j) => [j.dedupe_key, j.status, j.attempts])).toEqual([[fulfilOrderKey(order.id), 'queued', 0]]);
+      expect(after.logs).toBe(1);
+      await expectNoSuchOrder({ method: 'POST', url: `/api/admin/orders/${uuid()}/retry-fulfilment` });
+    },
+  },
+  {
+    kind: 'object',
+    method: 'POST',
+    url: '/api/admin/payouts/:id/retry',
+    object: "retrying A's failed payout (a throwaway creator's failed payout when the admin may)",
+    owner: 'A',
+    may: ['admin'],
+    ref: (_as, allowed) => (allowed ? throwawayFailedPayout() : fx.failedPayout),
+    absent: uuid,
+    build: (id) => ({ method: 'POST', url: `/api/admin/payouts/${id}/retry` }),
+    state: () => adminPayoutState(fx.failedPayout),
+    allowed: async (res) => {
+      expect(res.headers['cache-control']).toBe('private, no-store');
+      const { payout } = res.json();
+      expect(res.json()).toMatchObject({ success: true, payout: { status: 'processing', method: 'paypal', can_retry: false } });
+      const after = await adminPayoutState(payout.id);
+      expect(after).toMatchObject({ payout: { status: 'processing' }, held: 1, logs: 1 });
+      const none = await send('admin', { method: 'POST', url: `/api/admin/payouts/${uuid()}/retry` });
+      expect(none.statusCode, none.body).toBe(404);
+      expect(none.json()).toEqual({ success: false, error: ADMIN_PAYOUT_MESSAGES.payoutNotFound, code: 'NOT_FOUND' });
+    },
+  },
+
   // The admin portal's user actions, admins only. An allowed admin acts on a throwaway account
   // (a suspended one for activate), so A and S stay as the other rows need them; `absent` (no such
   // user) answers 404 'User not found'.
@@ -1711,29 +1899,8 @@ beforeAll(async () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/webhooks/stripe', payload: body, headers: { 'content-type': 'application/json', 'stripe-signature': signature } });
     return { statusCode: res.statusCode, body: res.body };
   });
-  const buy = async (as: 'C' | 'anonymous', productId: string, email: string) => {
-    const shirt = catalogueProduct(t, 'unisex-tshirt');
-    const open = await send(as, {
-      method: 'POST',
-      url: '/api/create-checkout-session',
-      // Every extra field a tampered cart could carry: the server prices and attributes the order itself.
-      payload: {
-        shipping_address: { zip: '10001', country_code: 'US' },
-        cart: [{ product_id: productId, variant_id: variantOf(shirt, 'M'), quantity: 2, selected_screenshot: 0, ...EXTRA() }],
-        email,
-        idempotency_key: `object-access-${hex()}`,
-        ...EXTRA(),
-      },
-    });
-    expect(open.statusCode, open.body).toBe(200);
-    const { order_id: id, session_id: sessionId } = open.json() as { order_id: string; session_id: string };
-    const paid = await send(as, { ...payRequest(sessionId), payload: new URLSearchParams(testCard('4242424242424242', { email })).toString() });
-    expect(paid.statusCode, paid.body).toBe(303);
-    const link = (await send('anonymous', { url: `/api/checkout/sessions/${sessionId}` })).json().order_url as string;
-    return { id, sessionId, token: new URL(link, ORIGIN).searchParams.get('token')! };
-  };
-  fx.orders.c = await buy('C', fx.products.a, fx.people.C.email);
-  fx.orders.other = await buy('anonymous', fx.products.b, 'other.buyer@example.com');
+  fx.orders.c = await paidOrder('C', fx.products.a, fx.people.C.email);
+  fx.orders.other = await paidOrder('anonymous', fx.products.b, 'other.buyer@example.com');
   expect((await orderRow(fx.orders.c.id))?.status).toBe('paid');
 
   // C's parcel at the embedded print shop, with a tracking number whose neighbours are well-formed.
@@ -1778,6 +1945,21 @@ beforeAll(async () => {
   const lastPeriod = last.toISOString().slice(0, 10);
   const achMade = await achPayout(fx.people.A.id, lastPeriod, 43_200 + randomInt(10, 99));
   fx.ach = { period: lastPeriod, month: lastPeriod.slice(0, 7), payoutId: achMade.id, trace: achMade.trace };
+
+  // A failed PayPal payout of A's for an old period, with an earning of A's from before that
+  // period's cut-off that no payout holds: the admin could send it again (can_retry), so a refused
+  // retry is refused for who asks, not for the payout. Dated 2024, it stays behind this month's
+  // payout and earnings in the portal, and out of this month's statement.
+  await earn(t.db, fx.people.A.id, 10_000, new Date('2024-05-20T00:00:00Z'));
+  const failedPayout = await t.db
+    .insertInto('payouts')
+    .values({ user_id: fx.people.A.id, amount_cents: 5_600 + randomInt(10, 99), method: 'paypal', period: '2024-06-01', payout_date: '2024-06-01', status: 'failed' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  fx.failedPayout = failedPayout.id;
+  const failedListed = await send('admin', { url: '/api/admin/payouts?period=2024-06&status=failed&limit=100' });
+  expect(failedListed.statusCode, failedListed.body).toBe(200);
+  expect(failedListed.json().payouts).toEqual([expect.objectContaining({ id: fx.failedPayout, creator: expect.objectContaining({ id: fx.people.A.id }), can_retry: true })]);
 
   // A's Pro trial, as its checkout's events leave it: the row, and the session processed.
   fx.subscription = { sessionId: subscriptionSessionId(), subscriptionId: `sub_test_${hex(8)}`, customerId: `cus_test_${hex(8)}` };

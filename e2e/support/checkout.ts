@@ -3,6 +3,7 @@
  * computed, never typed in), putting a product in the cart from its page, the checkout page,
  * and the embedded payment page (/pay/...) that stands in for the hosted checkout.
  */
+import { randomUUID } from 'node:crypto';
 import { expect, type Locator, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { readCatalogue } from '../../api/modules/merch/catalogue.ts';
@@ -14,7 +15,8 @@ import type { ReplyOf } from '../../shared/schemas/route.ts';
 import type { feedRoute, videoRoute } from '../../shared/schemas/videos.ts';
 import { unitPriceCents } from '../../shared/shop/pricing.ts';
 import { quoteShipping } from '../../shared/shop/shipping.ts';
-import { sameSite, signUp } from './accounts.ts';
+import { variantId } from '../../shared/shop/variants.ts';
+import { sameSite, signUp, uniqueEmail } from './accounts.ts';
 
 export const TEST_CARD = '4242 4242 4242 4242';
 export const DECLINED_CARD = '4000 0000 0000 0002';
@@ -146,4 +148,37 @@ export async function makeProductThroughApi(page: Page): Promise<string> {
   });
   expect(response.status()).toBe(200);
   return ((await response.json()) as ReplyOf<typeof createProductRoute>).product_id;
+}
+
+/**
+ * The buyer (signed in on `page`) buys `quantity` Unisex T-Shirts (size M) made from a frame of
+ * `video` through the API and pays on the hosted page; answers the creator's share, its email
+ * and the order's id.
+ */
+export async function buyShirts(page: Page, video: { videoUrl: string }, quantity: number): Promise<{ earnings: number; email: string; orderId: string }> {
+  const shirt = await catalogueProduct('Unisex T-Shirt');
+  const expected = await expectedOrder([{ product: shirt, size: 'M', quantity }], 'US');
+  const frame = await sharp({ create: { width: 1600, height: 900, channels: 3, background: '#c04020' } }).jpeg({ quality: 85 }).toBuffer();
+  const made = await page.request.post('/api/create-product', {
+    headers: sameSite(),
+    data: { videoUrl: video.videoUrl, screenshots: [`data:image/jpeg;base64,${frame.toString('base64')}`], screenshot_timestamp: 1, category: 'mens' },
+  });
+  expect(made.status(), await made.text()).toBe(200);
+  const { product_id } = (await made.json()) as ReplyOf<typeof createProductRoute>;
+  const email = uniqueEmail('buyer');
+  const session = await page.request.post('/api/create-checkout-session', {
+    headers: sameSite(),
+    data: {
+      shipping_address: { zip: '10001', country_code: 'US' },
+      cart: [{ product_id, variant_id: variantId({ sku: shirt.sku, colour: shirt.colours[0]!, handleColour: null, size: 'M' }), quantity, selected_screenshot: 0 }],
+      email,
+      idempotency_key: randomUUID(),
+    },
+  });
+  expect(session.status(), await session.text()).toBe(200);
+  const { url, order_id } = (await session.json()) as { url: string; order_id: string };
+  await page.goto(url);
+  await payOnPaymentPage(page, TEST_CARD, email, expected.total);
+  await page.waitForURL((u) => u.pathname === '/success', { timeout: 30_000 });
+  return { earnings: expected.earnings, email, orderId: order_id };
 }

@@ -29,6 +29,37 @@ export const ADMIN_MESSAGES = {
   confirmDelete: 'Deleting a user cannot be undone: send {"confirm": true} to confirm it.',
 } as const;
 
+/** Every action the admin log records (admin_logs.action_type), with the words the portal shows for it. */
+export const ADMIN_ACTION_LABELS = {
+  suspend_user: 'User suspended',
+  activate_user: 'User activated',
+  delete_user: 'User deleted',
+  approve_video: 'Video approved',
+  reject_video: 'Video rejected',
+  delete_video: 'Video deleted',
+  update_setting: 'Setting changed',
+  refund_order: 'Order refunded',
+  retry_fulfilment: 'Fulfilment retried',
+  run_payouts: 'Payout run started',
+  retry_payout: 'Payout retried',
+  confirm_ach_upload: 'ACH file upload confirmed',
+} as const;
+export type AdminActionType = keyof typeof ADMIN_ACTION_LABELS;
+export const ADMIN_ACTION_TYPES = [
+  'suspend_user',
+  'activate_user',
+  'delete_user',
+  'approve_video',
+  'reject_video',
+  'delete_video',
+  'update_setting',
+  'refund_order',
+  'retry_fulfilment',
+  'run_payouts',
+  'retry_payout',
+  'confirm_ach_upload',
+] as const satisfies readonly AdminActionType[];
+
 /** The admin log's target types (admin_logs.target_type). */
 export const ADMIN_TARGET_TYPES = ['user', 'video', 'subscription', 'setting', 'order', 'payout'] as const;
 export type AdminTargetType = (typeof ADMIN_TARGET_TYPES)[number];
@@ -67,7 +98,7 @@ export const adminLogsRoute = defineRoute({
     tags: ['admin'],
     querystring: Type.Object(
       {
-        action_type: Type.Optional(Type.String({ pattern: '^[a-z_]{1,60}$' })),
+        action_type: Type.Optional(Type.Enum([...ADMIN_ACTION_TYPES])),
         target_type: Type.Optional(TargetType),
         admin_id: Type.Optional(Uuid),
         limit: Type.Optional(Type.Integer({ minimum: 1, maximum: ADMIN_PAGE_MAX, default: ADMIN_LOG_PAGE_SIZE })),

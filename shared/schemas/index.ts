@@ -52,6 +52,9 @@ import { paymentMethodsRoute, paymentPortalRoute, payoutSetupRoute, payoutStatem
 import { achFileRoute, confirmAchUploadRoute } from './payouts.ts';
 import { connectOnboardingPageRoute, connectOnboardingSubmitRoute, paypalPayoutsWebhookRoute, stripeConnectWebhookRoute } from './payouts.ts';
 import { feedRoute, videoRoute } from './videos.ts';
+import { ADMIN_ORDER_ROUTES } from './admin-orders.ts';
+import { ADMIN_PAYOUT_ROUTES } from './admin-payouts.ts';
+import { ADMIN_SUBSCRIPTION_ROUTES } from './admin-subscriptions.ts';
 import { activateUserRoute, adminLogsRoute, adminUsersRoute, dashboardStatsRoute, deleteUserRoute, suspendUserRoute } from './admin.ts';
 import {
   adminDeleteVideoRoute,
@@ -157,6 +160,9 @@ export const API_ROUTES = [
   activateUserRoute,
   deleteUserRoute,
   adminLogsRoute,
+  ...ADMIN_ORDER_ROUTES,
+  ...ADMIN_PAYOUT_ROUTES,
+  ...ADMIN_SUBSCRIPTION_ROUTES,
   adminSettingsRoute,
   updateAdminSettingRoute,
   publicSettingsRoute,

@@ -50,8 +50,14 @@ export const SUBSCRIPTION_APPROVAL_TTL_MS = 24 * 60 * 60 * 1000;
 /** Spec section 9 ('approval verify 2 s'): the approval page shows 'Verifying...' at least this long. */
 export const APPROVAL_VERIFY_MS = 2_000;
 
-const Tier = Type.Union([Type.Literal('free'), Type.Literal('pro')]);
-const RowStatus = Type.Union([Type.Literal('trialing'), Type.Literal('active'), Type.Literal('past_due'), Type.Literal('canceled'), Type.Literal('incomplete'), Type.Literal('pending_approval')]);
+/** A subscription row's status (user_subscriptions.status). */
+export const SUBSCRIPTION_STATUSES = ['trialing', 'active', 'past_due', 'canceled', 'incomplete', 'pending_approval'] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+
+export const SubscriptionTier = Type.Union([Type.Literal('free'), Type.Literal('pro')]);
+const Tier = SubscriptionTier;
+export const SubscriptionRowStatus = Type.Enum(SUBSCRIPTION_STATUSES);
+const RowStatus = SubscriptionRowStatus;
 const StripeStatus = Type.Union([Type.Literal('trialing'), Type.Literal('active'), Type.Literal('past_due'), Type.Literal('canceled'), Type.Literal('unpaid'), Type.Literal('incomplete'), Type.Literal('incomplete_expired'), Type.Literal('paused')]);
 const NullableTime = Type.Union([Timestamp, Type.Null()]);
 const NullableString = Type.Union([Type.String(), Type.Null()]);

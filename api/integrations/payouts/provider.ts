@@ -18,7 +18,8 @@ export interface PayoutRequest {
   /** The payouts row this sends. */
   payoutId: string;
   /**
-   * One per creator and period (`${userId}:${period}`): the provider's own idempotency key
+   * One per creator and period (`${userId}:${period}`), and per attempt when an admin sends a
+   * failed payout again (`${userId}:${period}:retry${n}`): the provider's own idempotency key
    * (PayPal's sender_batch_id, Stripe's Idempotency-Key), so a repeated request cannot pay twice.
    */
   idempotencyKey: string;

@@ -4,11 +4,10 @@
  * the log holds exactly what was done. Besides it: the dashboard's figures, the user list, the
  * locks and writes of suspend and activate, and the log's list.
  *
- * Keyset cursors carry created_at as text with its microseconds (to_char ... .US): a JavaScript
- * Date keeps milliseconds only, and a cursor cut to the millisecond would skip the rows of the
- * same millisecond that sort after the page's last row.
+ * Lists page by keyset (platform/http/keyset.ts).
  */
 import { sql, type Kysely } from 'kysely';
+import { cursorTs, keysetAfter, type KeysetCursor } from '../../platform/db/repository.ts';
 import type { DB } from '../../platform/db/schema.ts';
 
 export type AdminTargetType = 'user' | 'video' | 'subscription' | 'setting' | 'order' | 'payout';
@@ -35,21 +34,17 @@ export async function recordAdminAction(db: Kysely<DB>, entry: AdminAction): Pro
     .execute();
 }
 
-/** A keyset position: created_at as timestamptz text (microseconds, UTC) and the row's id. */
-export interface KeysetCursor {
-  ts: string;
-  id: string;
-}
-
-const cursorTs = (column: string) => sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
-
 /* ---- The dashboard ---- */
 
 /** Orders that count as sold (the earnings module's SOLD_STATUSES). */
 const PAID_ORDER_STATUSES = ['paid', 'submitted', 'in_production', 'shipped', 'delivered'] as const;
 const LIVE_SUBSCRIPTION_STATUSES = ['trialing', 'active', 'past_due'] as const;
 
-/** Every figure in one statement, so all of them describe the same moment. */
+/**
+ * Every figure in one statement, so all of them describe the same moment. Users and videos are
+ * counted by row_counts, which triggers keep exact in the same transaction as every write of
+ * those tables (0016_admin_indexes.sql): a sum of a few rows, not a count of a million.
+ */
 export async function dashboardFigures(db: Kysely<DB>) {
   const paid = sql.join(PAID_ORDER_STATUSES.map((s) => sql.lit(s)));
   const live = sql.join(LIVE_SUBSCRIPTION_STATUSES.map((s) => sql.lit(s)));
@@ -71,12 +66,12 @@ export async function dashboardFigures(db: Kysely<DB>) {
     failed_jobs: number;
   }>`
     select
-      (select count(*) from users) as total_users,
-      (select count(*) from users where status = 'active') as active_users,
-      (select count(*) from users where status = 'suspended') as suspended_users,
-      (select count(*) from videos) as total_videos,
-      (select count(*) from videos where verification_status = 'pending') as pending_videos,
-      (select count(*) from videos where verification_status in ('approved', 'verified_via_supabase_auth')) as approved_videos,
+      (select coalesce(sum(n), 0)::bigint from row_counts where table_name = 'users') as total_users,
+      (select coalesce(sum(n), 0)::bigint from row_counts where table_name = 'users' and status = 'active') as active_users,
+      (select coalesce(sum(n), 0)::bigint from row_counts where table_name = 'users' and status = 'suspended') as suspended_users,
+      (select coalesce(sum(n), 0)::bigint from row_counts where table_name = 'videos') as total_videos,
+      (select coalesce(sum(n), 0)::bigint from row_counts where table_name = 'videos' and status = 'pending') as pending_videos,
+      (select coalesce(sum(n), 0)::bigint from row_counts where table_name = 'videos' and status in ('approved', 'verified_via_supabase_auth')) as approved_videos,
       (select count(*) from user_subscriptions) as total_subscriptions,
       (select count(*) from user_subscriptions where status in (${live})) as active_subscriptions,
       (select count(*) from user_subscriptions where tier = 'pro' and status in (${live})) as premium_subscriptions,
@@ -111,7 +106,7 @@ export async function listLogs(db: Kysely<DB>, f: LogFilter) {
   if (f.actionType) q = q.where('l.action_type', '=', f.actionType);
   if (f.targetType) q = q.where('l.target_type', '=', f.targetType);
   if (f.adminId) q = q.where('l.admin_user_id', '=', f.adminId);
-  if (f.before) q = q.where(sql<boolean>`(l.created_at, l.id) < (${f.before.ts}::timestamptz, ${f.before.id}::bigint)`);
+  if (f.before) q = q.where(keysetAfter('l.created_at', 'l.id', f.before, 'bigint'));
   return q.orderBy('l.created_at', 'desc').orderBy('l.id', 'desc').limit(f.limit).execute();
 }
 
@@ -142,7 +137,7 @@ export async function listUsers(db: Kysely<DB>, f: UserFilter) {
       sql<boolean>`(u.display_name ilike ${p} escape '\\' or u.username ilike ${p} escape '\\' or u.email ilike ${p} escape '\\')`,
     );
   }
-  if (f.before) q = q.where(sql<boolean>`(u.created_at, u.id) < (${f.before.ts}::timestamptz, ${f.before.id}::uuid)`);
+  if (f.before) q = q.where(keysetAfter('u.created_at', 'u.id', f.before));
   return q.orderBy('u.created_at', 'desc').orderBy('u.id', 'desc').limit(f.limit).execute();
 }
 

@@ -13,6 +13,7 @@ import { AUTH_MESSAGES } from '../../../shared/schemas/auth.ts';
 import { ERROR_CODES } from '../../../shared/schemas/common.ts';
 import type { DB } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/http/errors.ts';
+import { containsPattern, decodeCursor, KEYSET_IDS, keysetPage } from '../../platform/http/keyset.ts';
 import type { ObjectStorage } from '../../platform/storage/object-storage.ts';
 import * as repo from './repository.ts';
 
@@ -27,31 +28,6 @@ export type AccountDeleter = (
   userId: string,
   hooks: { guard: (trx: Transaction<DB>) => Promise<void>; record: (trx: Transaction<DB>, filesToRemove: number) => Promise<void> },
 ) => Promise<{ filesRemoved: number }>;
-
-/* ---- Cursors ---- */
-
-const CURSOR_TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
-
-export function encodeCursor(c: repo.KeysetCursor): string {
-  return Buffer.from(`${c.ts}|${c.id}`).toString('base64url');
-}
-
-export function decodeCursor(text: string, id: RegExp): repo.KeysetCursor {
-  const [ts, key, extra] = Buffer.from(text, 'base64url').toString('utf8').split('|');
-  if (!ts || !key || extra !== undefined || !CURSOR_TS.test(ts) || !id.test(key) || Number.isNaN(Date.parse(ts))) {
-    throw AppError.badRequest(ADMIN_MESSAGES.badCursor);
-  }
-  return { ts, id: key };
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const LOG_ID = /^[1-9][0-9]{0,17}$/;
-
-function page<R extends { cursor_ts: string; id: string | number }>(rows: R[], limit: number) {
-  const shown = rows.slice(0, limit);
-  const last = shown[shown.length - 1];
-  return { shown, next_cursor: rows.length > limit && last ? encodeCursor({ ts: last.cursor_ts, id: String(last.id) }) : null };
-}
 
 /* ---- The dashboard and the log ---- */
 
@@ -89,19 +65,14 @@ export async function logPage(db: Kysely<DB>, q: LogQuery): Promise<{ logs: Admi
     actionType: q.action_type,
     targetType: q.target_type,
     adminId: q.admin_id,
-    before: q.cursor ? decodeCursor(q.cursor, LOG_ID) : null,
+    before: q.cursor ? decodeCursor(q.cursor, KEYSET_IDS.bigint, ADMIN_MESSAGES.badCursor) : null,
     limit: q.limit + 1,
   });
-  const { shown, next_cursor } = page(rows, q.limit);
+  const { shown, next_cursor } = keysetPage(rows, q.limit);
   return { logs: shown.map(toLogEntry), next_cursor };
 }
 
 /* ---- Users ---- */
-
-/** A LIKE pattern matching the text anywhere, with the text's own %, _ and \ taken literally. */
-export function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 type UserRow = NonNullable<Awaited<ReturnType<typeof repo.findUserRow>>>;
 
@@ -131,10 +102,10 @@ export async function userPage(db: Kysely<DB>, q: UserQuery): Promise<{ users: A
   const rows = await repo.listUsers(db, {
     pattern: text ? containsPattern(text) : null,
     status: q.status,
-    before: q.cursor ? decodeCursor(q.cursor, UUID) : null,
+    before: q.cursor ? decodeCursor(q.cursor, KEYSET_IDS.uuid, ADMIN_MESSAGES.badCursor) : null,
     limit: q.limit + 1,
   });
-  const { shown, next_cursor } = page(rows, q.limit);
+  const { shown, next_cursor } = keysetPage(rows, q.limit);
   return { users: shown.map(toUserRow), next_cursor };
 }
 

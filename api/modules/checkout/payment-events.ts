@@ -20,7 +20,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../platform/db/schema.ts';
-import { cancelFulfilmentKey, enqueueJob, JOB_KINDS } from '../../platform/jobs/enqueue.ts';
+import { cancelFulfilmentKey, enqueueJob, fulfilOrderKey, JOB_KINDS } from '../../platform/jobs/enqueue.ts';
 import type { PaymentEvent } from '../../integrations/stripe/index.ts';
 import { creditOrderEarnings, reverseOrderEarnings } from '../earnings/index.ts';
 import { queueOrderConfirmation, recordProviderEvent, transitionOrder } from '../orders/index.ts';
@@ -40,10 +40,6 @@ export type PaymentEffect = 'paid' | 'cancelled' | 'refunded' | 'subscription' |
 export type PaymentEventOutcome =
   | { duplicate: true }
   | { duplicate: false; effect: PaymentEffect; orderId: string | null };
-
-export function fulfilJobKey(orderId: string): string {
-  return `fulfil:${orderId}`;
-}
 
 /**
  * Failures another attempt can clear: a serialization failure or deadlock between racing
@@ -159,7 +155,7 @@ async function sessionPaid(deps: PaymentEventDeps, trx: Transaction<DB>, event: 
     return { effect: 'none', orderId: order.id };
   }
   await creditOrderEarnings(trx, order.id);
-  await enqueueJob(trx, JOB_KINDS.fulfilOrder, { orderId: order.id }, { dedupeKey: fulfilJobKey(order.id) });
+  await enqueueJob(trx, JOB_KINDS.fulfilOrder, { orderId: order.id }, { dedupeKey: fulfilOrderKey(order.id) });
   await queueOrderConfirmation(trx, deps.publicUrl, order.id);
   return { effect: 'paid', orderId: order.id };
 }

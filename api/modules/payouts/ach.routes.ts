@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { achFileRoute, confirmAchUploadRoute } from '../../../shared/schemas/payouts.ts';
 import type { NachaOrigin } from '../../integrations/payouts/index.ts';
-import { achFileOf, confirmAchUpload } from './ach.ts';
+import { confirmAchUploadAsAdmin } from './admin.ts';
+import { achFileOf } from './ach.ts';
 import type { PayoutRunDeps } from './run.ts';
 import { periodOfMonth } from './run-rules.ts';
 
@@ -37,7 +38,7 @@ const achRoutes: FastifyPluginAsyncTypebox<AchRoutesOptions> = async (app, opts)
     ...confirmAchUploadRoute,
     handler: async (request, reply) => {
       void reply.header('cache-control', 'no-store');
-      const confirmed = await confirmAchUpload(opts.deps, periodOfMonth(request.params.period)!);
+      const confirmed = await confirmAchUploadAsAdmin(opts.deps, request.user!.id, request.params.period);
       return { success: true as const, confirmed };
     },
   });

@@ -16,8 +16,9 @@ export const PAYOUT_FAILED_TEMPLATE = 'payout-failed';
 
 export type PayoutMailKind = 'paid' | 'failed';
 
-export function payoutMailKey(payoutId: string, kind: PayoutMailKind): string {
-  return `payout:${payoutId}:${kind}`;
+/** Once per payout, status and attempt (a retried payout that fails again says so again). */
+export function payoutMailKey(payoutId: string, kind: PayoutMailKind, attempt = 1): string {
+  return attempt <= 1 ? `payout:${payoutId}:${kind}` : `payout:${payoutId}:${kind}:${attempt}`;
 }
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
@@ -107,7 +108,7 @@ export async function queuePayoutMail(
   trx: Kysely<DB>,
   payoutId: string,
   kind: PayoutMailKind,
-  opts: { failureReason?: string; publicUrl?: string } = {},
+  opts: { failureReason?: string; publicUrl?: string; attempt?: number } = {},
 ): Promise<boolean> {
   const row = await payoutMailFacts(trx, payoutId);
   if (!row || !isMailable(row.email)) return false;
@@ -130,6 +131,6 @@ export async function queuePayoutMail(
     template: kind === 'paid' ? PAYOUT_PAID_TEMPLATE : PAYOUT_FAILED_TEMPLATE,
     subject,
     text,
-    dedupeKey: payoutMailKey(payoutId, kind),
+    dedupeKey: payoutMailKey(payoutId, kind, opts.attempt),
   });
 }

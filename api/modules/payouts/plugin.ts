@@ -1,6 +1,6 @@
 /**
- * The payouts module in the app: its routes (methods, setup, portal, webhooks, the admin's run
- * and NACHA file)
+ * The payouts module in the app: its routes (methods, setup, portal, webhooks, the admin's run,
+ * NACHA file, runs and payouts lists and retry)
  * and the monthly run's job. Payouts are sent through app.payoutProviders (integrations/payouts:
  * PayPal, Stripe Connect and NACHA where configured, else the embedded payout provider). When
  * the composition root has not registered them, this plugin does, before the routes, so the
@@ -11,6 +11,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import { payoutProvidersPlugin } from '../../integrations/payouts/index.ts';
 import achRoutes from './ach.routes.ts';
+import adminRoutes from './admin.routes.ts';
 import { registerPayoutJobs } from './jobs.ts';
 import routes from './routes.ts';
 import runRoutes from './run.routes.ts';
@@ -37,6 +38,7 @@ const payouts: FastifyPluginAsync<PayoutsPluginOptions> = async (app, opts) => {
   await app.register(routes, { now });
   await app.register(runRoutes, { deps });
   await app.register(achRoutes, { deps, origin: app.config.nacha });
+  await app.register(adminRoutes, { deps });
 };
 
 /** Not encapsulated: app.payoutProviders, when this plugin registers it, is the app's. */

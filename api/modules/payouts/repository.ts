@@ -4,6 +4,7 @@
  * sees them in the clear.
  */
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { cursorTs, keysetAfter, type KeysetCursor } from '../../platform/db/repository.ts';
 import type { DB, UsersTable } from '../../platform/db/schema.ts';
 
 export type MethodName = DB['payment_method_options']['method_name'];
@@ -322,6 +323,8 @@ const PAYOUT_COLUMNS = [
   'amount_cents',
   'fee_cents',
   'provider_reference',
+  'failure_reason',
+  'attempt',
   sql<string>`period::text`.as('period'),
 ] as const;
 
@@ -355,7 +358,7 @@ export async function movePayout(
   payoutId: string,
   from: PayoutStatusName,
   to: PayoutStatusName,
-  fields: { providerReference?: string; payoutDate?: string },
+  fields: { providerReference?: string; payoutDate?: string; failureReason?: string },
 ): Promise<boolean> {
   const res = await trx
     .updateTable('payouts')
@@ -363,6 +366,7 @@ export async function movePayout(
       status: to,
       ...(fields.providerReference ? { provider_reference: sql<string>`coalesce(provider_reference, ${fields.providerReference})` } : {}),
       ...(fields.payoutDate ? { payout_date: fields.payoutDate } : {}),
+      ...(to === 'failed' ? { failure_reason: fields.failureReason ?? null } : {}),
       updated_at: sql<Date>`now()`,
     })
     .where('id', '=', payoutId)
@@ -400,4 +404,113 @@ export function payoutMailFacts(db: Kysely<DB>, payoutId: string) {
     ])
     .where('p.id', '=', payoutId)
     .executeTakeFirst();
+}
+
+/* ---- The admin portal (admin.ts): runs by period, the payouts list, a failed payout sent again ---- */
+
+/** One row per period with payouts, newest period first, before `beforePeriod` (YYYY-MM-01) when given. */
+export function payoutRunsByPeriod(db: Kysely<DB>, f: { beforePeriod: string | null; limit: number }) {
+  let q = db
+    .selectFrom('payouts')
+    .select([
+      sql<string>`to_char(period, 'YYYY-MM')`.as('month'),
+      sql<string>`count(*)::int`.as('payouts'),
+      sql<string>`coalesce(sum(amount_cents), 0)::bigint`.as('amount_cents'),
+      sql<string>`coalesce(sum(fee_cents), 0)::bigint`.as('fee_cents'),
+      sql<string>`(count(*) filter (where status = 'pending'))::int`.as('pending'),
+      sql<string>`(count(*) filter (where status = 'processing'))::int`.as('processing'),
+      sql<string>`(count(*) filter (where status = 'paid'))::int`.as('paid'),
+      sql<string>`(count(*) filter (where status = 'failed'))::int`.as('failed'),
+      sql<string>`(count(*) filter (where method = 'ach'))::int`.as('ach'),
+    ])
+    .groupBy('period')
+    .orderBy('period', 'desc')
+    .limit(f.limit);
+  if (f.beforePeriod) q = q.where('period', '<', f.beforePeriod);
+  return q.execute();
+}
+
+export interface AdminPayoutFilter {
+  /** YYYY-MM-01 */
+  period?: string;
+  status?: PayoutStatusName;
+  before: KeysetCursor | null;
+  limit: number;
+}
+
+/** Whether a failed payout may be sent again: its creator is there and has earnings before its cut-off that no payout holds. */
+const canRetry = sql<boolean>`(p.status = 'failed' and p.user_id is not null and (
+  select coalesce(sum(e.creator_share_cents), 0) from earnings e
+  where e.user_id = p.user_id and e.payout_id is null and e.created_at < (p.period::timestamp at time zone 'UTC')) > 0)`;
+
+function adminPayoutQuery(db: Kysely<DB>) {
+  return db
+    .selectFrom('payouts as p')
+    .leftJoin('users as u', 'u.id', 'p.user_id')
+    .select([
+      'p.id',
+      sql<string>`to_char(p.period, 'YYYY-MM')`.as('month'),
+      'p.user_id',
+      'u.username',
+      'u.email',
+      'p.method',
+      'p.amount_cents',
+      'p.fee_cents',
+      'p.status',
+      'p.failure_reason',
+      'p.provider_reference',
+      'p.created_at',
+      'p.updated_at',
+      canRetry.as('can_retry'),
+      cursorTs('p.created_at').as('cursor_ts'),
+    ]);
+}
+
+export type AdminPayoutDbRow = Awaited<ReturnType<typeof listAdminPayouts>>[number];
+
+/** Payouts newest first (created_at DESC, id DESC), by period and status. */
+export function listAdminPayouts(db: Kysely<DB>, f: AdminPayoutFilter) {
+  let q = adminPayoutQuery(db);
+  if (f.period) q = q.where('p.period', '=', f.period);
+  if (f.status) q = q.where('p.status', '=', f.status);
+  if (f.before) q = q.where(keysetAfter('p.created_at', 'p.id', f.before));
+  return q.orderBy('p.created_at', 'desc').orderBy('p.id', 'desc').limit(f.limit).execute();
+}
+
+export function findAdminPayout(db: Kysely<DB>, payoutId: string) {
+  return adminPayoutQuery(db).where('p.id', '=', payoutId).executeTakeFirst();
+}
+
+export interface ReopenedPayout {
+  method: MethodName;
+  amountCents: number;
+  feeCents: number;
+  /** YYYY-MM-DD: the day it is sent again. */
+  payoutDate: string;
+}
+
+/**
+ * A failed payout made pending again for its next attempt: the method, amount and fee of now,
+ * the failure and the provider's reference of the failed attempt cleared. Nothing when it is no
+ * longer failed; answers the new attempt's number.
+ */
+export async function reopenFailedPayout(trx: Transaction<DB>, payoutId: string, p: ReopenedPayout): Promise<number | undefined> {
+  const row = await trx
+    .updateTable('payouts')
+    .set({
+      status: 'pending',
+      method: p.method,
+      amount_cents: p.amountCents,
+      fee_cents: p.feeCents,
+      payout_date: p.payoutDate,
+      provider_reference: null,
+      failure_reason: null,
+      attempt: sql<number>`attempt + 1`,
+      updated_at: sql<Date>`now()`,
+    })
+    .where('id', '=', payoutId)
+    .where('status', '=', 'failed')
+    .returning('attempt')
+    .executeTakeFirst();
+  return row?.attempt;
 }

@@ -79,6 +79,27 @@ export function parseIdempotencyKey(key: string): { userId: string; period: Peri
   return periodOfMonth(period) === period ? { userId: userId.toLowerCase(), period } : undefined;
 }
 
+/**
+ * The key of one attempt at sending a payout. The first attempt's is the period's key; a
+ * failed payout an admin retries goes out again under `${key}:retry${n}`, a new request the
+ * provider pays on its own, while the failed attempt stays failed with it.
+ */
+export function payoutAttemptKey(userId: string, period: Period, attempt: number): string {
+  const key = payoutIdempotencyKey(userId, period);
+  return attempt <= 1 ? key : `${key}:retry${attempt}`;
+}
+
+const RETRY_SUFFIX = /^(.+):retry([2-9]|[1-9][0-9]{1,3})$/;
+
+/** The creator, period and attempt a key names (a first attempt's key is attempt 1), or undefined when it is not one of ours. */
+export function parsePayoutAttemptKey(key: string): { userId: string; period: Period; attempt: number } | undefined {
+  const first = parseIdempotencyKey(key);
+  if (first) return { ...first, attempt: 1 };
+  const m = RETRY_SUFFIX.exec(key);
+  const named = m ? parseIdempotencyKey(m[1]!) : undefined;
+  return named && { ...named, attempt: Number(m![2]) };
+}
+
 /** A method's terms, from payment_method_options. */
 export interface MethodTerms {
   feeBasisPoints: number;

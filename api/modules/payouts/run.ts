@@ -18,7 +18,10 @@
  * A failed payout lets go of its earning records and gives their sum back to the pending
  * balance; being final, it is not sent again: the next period's payout takes those records.
  * Paid sets the payout's date and the creator's last_payout_date. The creator is emailed when a
- * payout is paid and when it fails, in the transaction that records it.
+ * payout is paid and when it fails, in the transaction that records it. An admin may send a
+ * failed payout again (admin.ts retryPayout): it takes its earnings back and goes out through
+ * sendPayoutNow under its next attempt's key (run-rules.ts payoutAttemptKey); an event about an
+ * earlier attempt changes nothing.
  */
 import type { Kysely } from 'kysely';
 import type { PayoutMethodName } from '../../../shared/schemas/payouts.ts';
@@ -27,13 +30,14 @@ import type { PayoutDestination, PayoutEvent, PayoutProvider } from '../../integ
 import type { DB } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { enqueueJob, JOB_KINDS } from '../../platform/jobs/enqueue.ts';
-import { queuePayoutMail } from './payout-mail.ts';
+import { queuePayoutMail, safeReason } from './payout-mail.ts';
 import * as repo from './repository.ts';
 import {
   decidePayout,
   isDue,
   nextPeriod,
-  parseIdempotencyKey,
+  parsePayoutAttemptKey,
+  payoutAttemptKey,
   payoutIdempotencyKey,
   payoutTransition,
   periodAt,
@@ -104,7 +108,7 @@ function hasDestination(row: LockedCreator): boolean {
   }
 }
 
-function creatorForRun(row: LockedCreator): CreatorForRun {
+export function creatorForRun(row: LockedCreator): CreatorForRun {
   return {
     payoutEnabled: row.payout_enabled,
     active: row.status === 'active',
@@ -169,19 +173,22 @@ export async function recordPayoutOutcome(
   deps: PayoutOutcomeDeps,
   payoutId: string,
   outcome: PayoutOutcome,
-  details: { providerReference?: string; failureReason?: string; at?: Date } = {},
+  details: { providerReference?: string; failureReason?: string; at?: Date; attempt?: number } = {},
 ): Promise<RecordResult> {
   return deps.db.transaction().execute(async (trx): Promise<RecordResult> => {
     const seen = await repo.findPayout(trx, payoutId);
     if (!seen) return { applied: false, payoutId, status: undefined };
     if (seen.user_id) await repo.lockCreator(trx, seen.user_id);
     const payout = (await repo.lockPayout(trx, payoutId))!;
+    // An answer about another attempt than the payout's current one (sent again by an admin meanwhile) is not its outcome.
+    if (details.attempt !== undefined && details.attempt !== payout.attempt) return { applied: false, payoutId, status: payout.status };
     const move = payoutTransition(payout.status, outcome);
     if (!move) return { applied: false, payoutId, status: payout.status };
     const day = dayOf(details.at ?? nowOf(deps));
     const moved = await repo.movePayout(trx, payoutId, payout.status, move.to, {
       providerReference: details.providerReference,
       payoutDate: move.to === 'paid' ? day : undefined,
+      failureReason: move.to === 'failed' ? safeReason(details.failureReason) : undefined,
     });
     if (!moved) return { applied: false, payoutId, status: payout.status };
     if (move.releaseEarnings) {
@@ -189,22 +196,22 @@ export async function recordPayoutOutcome(
       if (payout.user_id) await repo.addToPendingPayout(trx, payout.user_id, released.cents);
     }
     if (move.to === 'paid' && payout.user_id) await repo.recordLastPayoutDate(trx, payout.user_id, day);
-    if (move.mail) await queuePayoutMail(trx, payoutId, move.mail, { failureReason: details.failureReason, publicUrl: deps.publicUrl });
+    if (move.mail) await queuePayoutMail(trx, payoutId, move.mail, { failureReason: details.failureReason, publicUrl: deps.publicUrl, attempt: payout.attempt });
     return { applied: true, payoutId, status: move.to };
   });
 }
 
-type Sent = 'processing' | 'paid' | 'failed' | 'waiting' | 'error' | 'unchanged';
+export type Sent = 'processing' | 'paid' | 'failed' | 'waiting' | 'error' | 'unchanged';
 
 /** Phase 2 for one pending payout. */
 async function sendPayout(deps: PayoutRunDeps, payout: Awaited<ReturnType<typeof repo.pendingPayouts>>[number]): Promise<Sent> {
   const log = deps.log ?? (() => {});
   if (!payout.user_id) {
     // The creator deleted their account before it went out: nobody to send it to.
-    const r = await recordPayoutOutcome(deps, payout.id, 'failed', { failureReason: 'The account was deleted.' });
+    const r = await recordPayoutOutcome(deps, payout.id, 'failed', { failureReason: 'The account was deleted.', attempt: payout.attempt });
     return r.applied ? 'failed' : 'unchanged';
   }
-  const key = payoutIdempotencyKey(payout.user_id, payout.period);
+  const key = payoutAttemptKey(payout.user_id, payout.period, payout.attempt);
   const provider = deps.providerFor(payout.method);
   if (!provider) {
     log(`payout ${key}: no provider for ${payout.method} yet, left pending`);
@@ -212,7 +219,7 @@ async function sendPayout(deps: PayoutRunDeps, payout: Awaited<ReturnType<typeof
   }
   const destination = await destinationOf(deps, payout.user_id, payout.method);
   if (!destination) {
-    const r = await recordPayoutOutcome(deps, payout.id, 'failed', { failureReason: 'The payout details for this method are missing.' });
+    const r = await recordPayoutOutcome(deps, payout.id, 'failed', { failureReason: 'The payout details for this method are missing.', attempt: payout.attempt });
     log(`payout ${key}: no ${payout.method} details, failed`);
     return r.applied ? 'failed' : 'unchanged';
   }
@@ -236,6 +243,7 @@ async function sendPayout(deps: PayoutRunDeps, payout: Awaited<ReturnType<typeof
   const r = await recordPayoutOutcome(deps, payout.id, submission.status, {
     providerReference: submission.providerReference,
     failureReason: submission.failureReason,
+    attempt: payout.attempt,
   });
   log(`payout ${key}: ${submission.status}${r.applied ? '' : ' (already recorded)'}`);
   return r.applied ? submission.status : 'unchanged';
@@ -248,6 +256,19 @@ async function eachLimited<T>(items: readonly T[], concurrency: number, work: (i
     while (next < items.length) await work(items[next++]!);
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, worker));
+}
+
+/** Sends one payout now if it is pending (an admin's retry), as phase 2 sends each. */
+export async function sendPayoutNow(deps: PayoutRunDeps, payoutId: string): Promise<Sent> {
+  const payout = await repo.findPayout(deps.db, payoutId);
+  if (payout?.status !== 'pending') return 'unchanged';
+  try {
+    return await sendPayout(deps, payout);
+  } catch (err) {
+    // Its details could not be read, or its outcome not recorded: it stays pending, for the next run.
+    deps.log?.(`payout ${payoutId}: not sent (${(err as Error)?.name ?? 'error'})`);
+    return 'error';
+  }
 }
 
 /** Phase 2: sends every pending payout, in batches. */
@@ -324,14 +345,20 @@ export type ApplyEventResult =
  * a repeated or late event, or one for a payout already final, changes nothing.
  */
 export async function applyPayoutEvent(deps: PayoutOutcomeDeps, event: PayoutEvent): Promise<ApplyEventResult> {
-  const named = parseIdempotencyKey(event.idempotencyKey);
+  const named = parsePayoutAttemptKey(event.idempotencyKey);
   let payout = named ? await repo.findPayoutOf(deps.db, named.userId, named.period) : undefined;
+  if (payout && named && payout.attempt !== named.attempt) {
+    // About an earlier attempt of a payout an admin sent again (or a later one than it knows): not this attempt's outcome.
+    deps.log?.(`payout ${event.idempotencyKey}: event ${event.eventId} is about attempt ${named.attempt}, not ${payout.attempt}: changed nothing`);
+    return { outcome: 'ignored', payoutId: payout.id, status: payout.status };
+  }
   if (!payout && event.providerReference) payout = await repo.findPayoutByReference(deps.db, event.providerReference);
   if (!payout) return { outcome: 'unknown' };
   const r = await recordPayoutOutcome(deps, payout.id, event.status, {
     providerReference: event.providerReference,
     failureReason: event.failureReason,
     at: event.occurredAt,
+    attempt: named?.attempt,
   });
   deps.log?.(`payout ${event.idempotencyKey}: event ${event.eventId} ${event.status}${r.applied ? '' : ' changed nothing'}`);
   return r.applied ? { outcome: 'applied', payoutId: r.payoutId, status: r.status } : { outcome: 'ignored', payoutId: r.payoutId, status: r.status };

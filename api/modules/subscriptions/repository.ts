@@ -5,6 +5,7 @@
  * checkouts already processed.
  */
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { cursorTs, keysetAfter, type KeysetCursor } from '../../platform/db/repository.ts';
 import type { DB, UserSubscriptionsTable } from '../../platform/db/schema.ts';
 import type { SubscriptionState } from './rules.ts';
 
@@ -157,4 +158,45 @@ export async function recordProcessedSession(
     .values({ session_id: s.sessionId, user_id: s.userId, stripe_subscription_id: s.subscriptionId, stripe_customer_id: s.customerId })
     .onConflict((oc) => oc.column('session_id').doNothing())
     .execute();
+}
+
+/* ---- The admin portal's list (admin.ts) ---- */
+
+export interface AdminSubscriptionFilter {
+  tier?: 'free' | 'pro';
+  status?: Selectable<UserSubscriptionsTable>['status'];
+  /** A LIKE pattern already escaped (backslash), matched against username and email; null for everyone. */
+  pattern: string | null;
+  before: KeysetCursor | null;
+  limit: number;
+}
+
+/** Subscriptions with their users, newest first (created_at DESC, id DESC). */
+export function listAdminSubscriptions(db: Db, f: AdminSubscriptionFilter) {
+  let q = db
+    .selectFrom('user_subscriptions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .select([
+      's.id',
+      'u.id as user_id',
+      'u.username',
+      'u.email',
+      'u.display_name',
+      's.tier',
+      's.status',
+      's.is_third_tier',
+      's.trial_end',
+      's.current_period_end',
+      's.cancel_at_period_end',
+      's.created_at',
+      cursorTs('s.created_at').as('cursor_ts'),
+    ]);
+  if (f.tier) q = q.where('s.tier', '=', f.tier);
+  if (f.status) q = q.where('s.status', '=', f.status);
+  if (f.pattern !== null) {
+    const p = f.pattern;
+    q = q.where(sql<boolean>`(u.username ilike ${p} escape '\\' or u.email ilike ${p} escape '\\')`);
+  }
+  if (f.before) q = q.where(keysetAfter('s.created_at', 's.id', f.before));
+  return q.orderBy('s.created_at', 'desc').orderBy('s.id', 'desc').limit(f.limit).execute();
 }

@@ -7,27 +7,13 @@
 import type { Kysely } from 'kysely';
 import { ERROR_CODES } from '../../../shared/schemas/common.ts';
 import { MODERATION_MESSAGES, MODERATION_PAGE_SIZE, type ModerationFilter, type ModerationVideo } from '../../../shared/schemas/moderation.ts';
+import { decodeCursor, KEYSET_IDS, keysetPage } from '../../platform/http/keyset.ts';
 import type { DB } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { mediaUrl } from '../../platform/storage/media-urls.ts';
 import { recordAdminAction } from '../admin/index.ts';
 import * as repo from './repository.ts';
-import type { ModerationCursor, ModerationRow } from './repository.ts';
-import { UUID } from './service.ts';
-
-const CURSOR_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
-
-export function encodeModerationCursor(c: ModerationCursor): string {
-  return Buffer.from(`${c.createdAt}|${c.id}`).toString('base64url');
-}
-
-export function decodeModerationCursor(text: string): ModerationCursor {
-  const [createdAt, id] = Buffer.from(text, 'base64url').toString('utf8').split('|');
-  if (!createdAt || !CURSOR_TIME.test(createdAt) || Number.isNaN(new Date(createdAt).getTime()) || !id || !UUID.test(id)) {
-    throw AppError.badRequest(MODERATION_MESSAGES.badCursor);
-  }
-  return { createdAt, id };
-}
+import type { ModerationRow } from './repository.ts';
 
 function toModerationVideo(row: ModerationRow): ModerationVideo {
   return {
@@ -50,14 +36,10 @@ export async function moderationPage(
     status: query.status ?? null,
     text: query.q?.trim() || null,
     limit: limit + 1,
-    after: query.cursor ? decodeModerationCursor(query.cursor) : null,
+    after: query.cursor ? decodeCursor(query.cursor, KEYSET_IDS.uuid, MODERATION_MESSAGES.badCursor) : null,
   });
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  return {
-    videos: page.map(toModerationVideo),
-    next_cursor: rows.length > limit && last ? encodeModerationCursor({ createdAt: last.created_at_us, id: last.id }) : null,
-  };
+  const { shown, next_cursor } = keysetPage(rows, limit);
+  return { videos: shown.map(toModerationVideo), next_cursor };
 }
 
 /**

@@ -3,7 +3,9 @@
  * Visible videos are the listed ones (verified at sign-in, or approved: not pending, not
  * rejected) of active creators.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { cursorTs, keysetAfter, type KeysetCursor } from '../../platform/db/repository.ts';
+import { containsPattern } from '../../platform/http/keyset.ts';
 import type { DB, VerificationStatus } from '../../platform/db/schema.ts';
 
 export interface FeedCursor {
@@ -203,12 +205,6 @@ export async function setProfileImage(db: Kysely<DB>, userId: string, column: Pr
 // ---------------------------------------------------------------------------------------------
 // Moderation
 
-export interface ModerationCursor {
-  /** created_at to the microsecond, as the database keeps it (ISO 8601, UTC). */
-  createdAt: string;
-  id: string;
-}
-
 export interface ModerationRow {
   id: string;
   title: string;
@@ -216,7 +212,7 @@ export interface ModerationRow {
   verification_status: VerificationStatus;
   created_at: Date;
   /** created_at to the microsecond, for the next page's cursor. */
-  created_at_us: string;
+  cursor_ts: string;
   user_id: string;
   display_name: string;
   username: string;
@@ -232,29 +228,51 @@ function moderationRows(db: Kysely<DB>) {
       'v.thumbnail_key',
       'v.verification_status',
       'v.created_at',
-      sql<string>`to_char(v.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`.as('created_at_us'),
+      cursorTs('v.created_at').as('cursor_ts'),
       'v.user_id',
       'u.display_name',
       'u.username',
     ]);
 }
 
-/** Every video, newest first, by status (approved includes verified_via_supabase_auth) and text in the title or the creator's name. */
+/**
+ * Every video, newest first, by status (approved includes verified_via_supabase_auth) and text
+ * (any case) in the title or the creator's display name or username.
+ *
+ * A search is the union of two short lists, each the page's worth of newest matches: by title
+ * (its trigram index) and by creator (the users' trigram indexes, then each creator's videos).
+ * One condition OR-ed across the two tables could use neither table's index and would read
+ * every video when few match.
+ */
 export async function listForModeration(
   db: Kysely<DB>,
-  opts: { status: 'pending' | 'approved' | 'rejected' | null; text: string | null; limit: number; after: ModerationCursor | null },
+  opts: { status: 'pending' | 'approved' | 'rejected' | null; text: string | null; limit: number; after: KeysetCursor | null },
 ): Promise<ModerationRow[]> {
+  const status =
+    opts.status === 'approved'
+      ? LISTED
+      : opts.status === 'pending'
+        ? sql<boolean>`v.verification_status = 'pending'`
+        : opts.status === 'rejected'
+          ? sql<boolean>`v.verification_status = 'rejected'`
+          : null;
+  const after = opts.after ? keysetAfter('v.created_at', 'v.id', opts.after) : null;
   let q = moderationRows(db);
-  if (opts.status === 'approved') q = q.where(LISTED);
-  else if (opts.status === 'pending') q = q.where(sql<boolean>`v.verification_status = 'pending'`);
-  else if (opts.status === 'rejected') q = q.where(sql<boolean>`v.verification_status = 'rejected'`);
+  if (status) q = q.where(status);
+  if (after) q = q.where(after);
   if (opts.text) {
-    const like = `%${opts.text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    q = q.where((eb) => eb.or([eb(sql`lower(v.title)`, 'like', like), eb(sql`lower(u.display_name)`, 'like', like), eb(sql`lower(u.username)`, 'like', like)]));
-  }
-  if (opts.after) {
-    const { createdAt, id } = opts.after;
-    q = q.where(sql<boolean>`(v.created_at, v.id) < (${createdAt}::timestamptz, ${id}::uuid)`);
+    const like = containsPattern(opts.text);
+    const newest = (match: RawBuilder<boolean>) => {
+      let ids = db.selectFrom('videos as v').select('v.id').where(match);
+      if (status) ids = ids.where(status);
+      if (after) ids = ids.where(after);
+      return ids.orderBy('v.created_at', 'desc').orderBy('v.id', 'desc').limit(opts.limit);
+    };
+    const byTitle = newest(sql<boolean>`v.title ilike ${like} escape '\\'`);
+    const byCreator = newest(
+      sql<boolean>`v.user_id in (select c.id from users c where c.display_name ilike ${like} escape '\\' or c.username ilike ${like} escape '\\')`,
+    );
+    q = q.where('v.id', 'in', db.selectFrom(byTitle.as('t')).select('t.id').union(db.selectFrom(byCreator.as('c')).select('c.id')));
   }
   return q.orderBy('v.created_at', 'desc').orderBy('v.id', 'desc').limit(opts.limit).execute();
 }

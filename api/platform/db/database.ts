@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.ts';
@@ -58,8 +59,13 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   }
 
   if ('dataDir' in target) await mkdir(target.dataDir, { recursive: true });
-  const pglite = new PGlite('dataDir' in target ? target.dataDir : undefined, {
+  // One options object: PGlite reads its second argument only when the first is a data
+  // directory, and an in-memory database must get the same parsers and extensions.
+  // pg_trgm: the trigram indexes of the admin lists' searches (0016_admin_indexes.sql).
+  const pglite = new PGlite({
+    ...('dataDir' in target ? { dataDir: target.dataDir } : {}),
     parsers: { [INT8]: (v: string) => Number(v), [DATE]: (v: string) => v },
+    extensions: { pg_trgm },
   });
   await pglite.waitReady;
   const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });

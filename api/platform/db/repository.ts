@@ -2,7 +2,7 @@
  * SQL of the database layer itself: the connection check, the migrator's bookkeeping
  * (schema_migrations, under an advisory lock) and the scratch databases of tests and benchmarks.
  */
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type pg from 'pg';
 import type { DB } from './schema.ts';
 
@@ -47,4 +47,22 @@ export async function createDatabase(client: pg.Client, name: string): Promise<v
 
 export async function dropDatabase(client: pg.Client, name: string): Promise<void> {
   await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+}
+
+/* ---- Keyset paging (the codec and the page: platform/http/keyset.ts) ---- */
+
+/** A keyset position: created_at as timestamptz text (microseconds, UTC) and the row's id. */
+export interface KeysetCursor {
+  ts: string;
+  id: string;
+}
+
+/** The column as UTC text to the microsecond, e.g. 2026-11-26T15:04:05.123456Z (a Date would keep milliseconds only). */
+export function cursorTs(column: string): RawBuilder<string> {
+  return sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+}
+
+/** The rows strictly after the cursor in (created_at desc, id desc) order; `idType` is the id column's SQL type. */
+export function keysetAfter(createdAt: string, id: string, cursor: KeysetCursor, idType: 'uuid' | 'bigint' = 'uuid'): RawBuilder<boolean> {
+  return sql<boolean>`(${sql.ref(createdAt)}, ${sql.ref(id)}) < (${cursor.ts}::timestamptz, ${cursor.id}::${sql.raw(idType)})`;
 }

@@ -158,6 +158,14 @@ export interface AdminSettingsTable {
   updated_at: UpdatedAt;
 }
 
+/** The dashboard's counts of users by status and videos by verification status, kept by triggers (0016); a figure is the sum over its slots. */
+export interface RowCountsTable {
+  table_name: 'users' | 'videos';
+  status: string;
+  slot: number;
+  n: number;
+}
+
 export interface PaymentMethodOptionsTable {
   method_name: 'paypal' | 'ach' | 'stripe_connect';
   display_name: string;
@@ -277,6 +285,8 @@ export interface OrdersTable {
   shipping_method: Generated<string>;
   tracking_number: string | null;
   refunded_at: Date | null;
+  /** When an admin last sent a refund the payment provider had not confirmed (0014_admin_orders.sql). */
+  refund_requested_at: Date | null;
 }
 
 export interface OrderItemsTable {
@@ -320,6 +330,10 @@ export interface PayoutsTable {
   payout_date: Date | string;
   status: Generated<'pending' | 'processing' | 'paid' | 'failed'>;
   provider_reference: string | null;
+  /** Why it failed, digit runs masked (0015_admin_payouts_subscriptions.sql); null unless failed. */
+  failure_reason: string | null;
+  /** How many times it was sent: an admin's retry sends it again under a new idempotency key. */
+  attempt: Generated<number>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }
@@ -647,6 +661,7 @@ export interface DB {
   subscription_approved_addresses: SubscriptionApprovedAddressesTable;
   admin_logs: AdminLogsTable;
   admin_settings: AdminSettingsTable;
+  row_counts: RowCountsTable;
   payment_method_options: PaymentMethodOptionsTable;
   shipping_buckets: ShippingBucketsTable;
   print_targets: PrintTargetsTable;

@@ -5,7 +5,7 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { insertJob } from './repository.ts';
+import { insertJob, lockJobByDedupeKey, requeueFailed } from './repository.ts';
 
 export const JOB_KINDS = {
   /** Render the order's print files and submit it to the print-on-demand provider. */
@@ -27,6 +27,13 @@ const MAX_ATTEMPTS: Partial<Record<JobKind, number>> = {
   [JOB_KINDS.cancelFulfilment]: 12,
   [JOB_KINDS.payoutsRun]: 12,
 };
+
+/** An order's fulfil job has the dedupe key `fulfil:<order id>`: one per order. */
+export const FULFIL_ORDER_KEY_PREFIX = 'fulfil:';
+
+export function fulfilOrderKey(orderId: string): string {
+  return `${FULFIL_ORDER_KEY_PREFIX}${orderId}`;
+}
 
 /** The dedupe key of a refunded order's cancellation; `after` tells a second request apart. */
 export function cancelFulfilmentKey(orderId: string, after = ''): string {
@@ -53,4 +60,17 @@ export async function enqueueJob(
     runAfter: options.runAfter ?? new Date(),
     maxAttempts: options.maxAttempts ?? MAX_ATTEMPTS[kind],
   });
+}
+
+/** The job with this dedupe key, its row locked until the transaction ends; undefined when there is none. */
+export function lockJobByKey(trx: Transaction<DB>, dedupeKey: string) {
+  return lockJobByDedupeKey(trx, dedupeKey);
+}
+
+/**
+ * Queues a failed job again as if new: attempts start over and it is due now. Answers false when
+ * the job is not failed (it was retried meanwhile, or never failed).
+ */
+export function requeueFailedJob(db: Kysely<DB> | Transaction<DB>, jobId: string): Promise<boolean> {
+  return requeueFailed(db, jobId);
 }

@@ -119,3 +119,24 @@ export async function recordJobFailure(
     })
     .execute();
 }
+
+/** A job by its dedupe key, locked until the transaction ends. */
+export function lockJobByDedupeKey(trx: Transaction<DB>, dedupeKey: string) {
+  return trx
+    .selectFrom('jobs')
+    .select(['id', 'kind', 'status', 'attempts', 'max_attempts', 'last_error'])
+    .where('dedupe_key', '=', dedupeKey)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** A failed job queued again from its first attempt, due now; false when it was not failed. */
+export async function requeueFailed(db: Kysely<DB> | Transaction<DB>, jobId: string): Promise<boolean> {
+  const res = await db
+    .updateTable('jobs')
+    .set({ status: 'queued', attempts: 0, run_after: sql<Date>`now()`, locked_until: null, locked_by: null, updated_at: sql<Date>`now()` })
+    .where('id', '=', jobId)
+    .where('status', '=', 'failed')
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}

@@ -45,7 +45,7 @@ describe('AdminPage', () => {
     expect(html).not.toContain('role="tablist"');
   });
 
-  it('an admin: five tabs in a tablist, the dashboard selected at /admin', () => {
+  it('an admin: eight tabs in a tablist, the dashboard selected at /admin', () => {
     const html = page('/admin', 'signed-in', ADMIN);
     expect(html).toContain('<h1');
     expect(html).toMatch(/role="tablist" aria-label="Admin sections"/);
@@ -53,6 +53,9 @@ describe('AdminPage', () => {
       { label: 'Dashboard', selected: true, tabbable: true },
       { label: 'User Management', selected: false, tabbable: false },
       { label: 'Content Moderation', selected: false, tabbable: false },
+      { label: 'Subscriptions', selected: false, tabbable: false },
+      { label: 'Orders', selected: false, tabbable: false },
+      { label: 'Payouts', selected: false, tabbable: false },
       { label: 'System Settings', selected: false, tabbable: false },
       { label: 'Logs', selected: false, tabbable: false },
     ]);
@@ -77,11 +80,26 @@ describe('AdminPage', () => {
   it('?tab=settings and ?tab=logs', () => {
     expect(text(page('/admin?tab=settings', 'signed-in', ADMIN))).toContain('Loading settings...');
     const logs = page('/admin?tab=logs', 'signed-in', ADMIN);
-    expect(text(logs)).toContain('Action type');
+    expect(text(logs)).toContain('Action');
+    expect(logs).toContain('<option value="refund_order">Order refunded</option>');
     expect(text(logs)).toContain('Target type');
   });
 
+  it('?tab=subscriptions, ?tab=orders and ?tab=payouts open with their filters', () => {
+    const subscriptions = page('/admin?tab=subscriptions', 'signed-in', ADMIN);
+    expect(text(subscriptions)).toContain('Search subscribers');
+    expect(subscriptions).toContain('<option value="pro">Pro</option>');
+    expect(text(subscriptions)).toContain('Loading subscriptions...');
+    const orders = page('/admin?tab=orders', 'signed-in', ADMIN);
+    expect(text(orders)).toContain('Search orders');
+    expect(orders).toContain('<option value="refunded">Refunded</option>');
+    const payouts = page('/admin?tab=payouts', 'signed-in', ADMIN);
+    expect(text(payouts)).toContain('Run payouts for');
+    expect(text(payouts)).toContain('Loading payout runs...');
+    expect(text(payouts)).toContain('Loading payouts...');
+  });
+
   it('an unknown tab falls back to the dashboard', () => {
-    expect(tabs(page('/admin?tab=payouts', 'signed-in', ADMIN)).find((t) => t.selected)?.label).toBe('Dashboard');
+    expect(tabs(page('/admin?tab=refunds', 'signed-in', ADMIN)).find((t) => t.selected)?.label).toBe('Dashboard');
   });
 });

@@ -1,16 +1,20 @@
-import { useId, useRef, type KeyboardEvent } from 'react';
+import { useId } from 'react';
 import { useSearchParams } from 'react-router';
 import { AUTH_MESSAGES } from '../../../shared/schemas/auth.ts';
 import { SignInButton } from '../../components/SignInButton.tsx';
 import { StatusMessage } from '../../components/StatusMessage.tsx';
+import { Tabs } from '../../components/Tabs.tsx';
 import { useDocumentTitle } from '../../lib/useDocumentTitle.ts';
 import { useAuth } from '../../stores/useAuth.ts';
 import { AccessDenied } from './AccessDenied.tsx';
-import { ADMIN_TABS, adminAccess, tabForKey, tabFromParam, tabParams, type AdminTabId } from './adminAccess.ts';
+import { ADMIN_TABS, adminAccess, tabFromParam, tabParams, type AdminTabId } from './adminAccess.ts';
 import { DashboardTab } from './DashboardTab.tsx';
 import { LogsTab } from './LogsTab.tsx';
 import { ModerationTab } from './ModerationTab.tsx';
+import { OrdersTab } from './OrdersTab.tsx';
+import { PayoutsTab } from './PayoutsTab.tsx';
 import { SettingsTab } from './SettingsTab.tsx';
+import { SubscriptionsTab } from './SubscriptionsTab.tsx';
 import { UsersTab } from './UsersTab.tsx';
 import './AdminPage.css';
 
@@ -42,46 +46,14 @@ export function AdminPortal({ selfId }: { selfId: string | null }) {
   const [params, setParams] = useSearchParams();
   const current = tabFromParam(params.get('tab'));
   const ids = useId();
-  const tabs = useRef<Partial<Record<AdminTabId, HTMLButtonElement | null>>>({});
-
-  const select = (tab: AdminTabId, focus = false) => {
-    setParams(tabParams(tab), { replace: true });
-    if (focus) tabs.current[tab]?.focus();
-  };
-
-  const onKeyDown = (event: KeyboardEvent) => {
-    const next = tabForKey(current, event.key);
-    if (!next) return;
-    event.preventDefault();
-    select(next, true);
-  };
-
   return (
     <section className="admin" aria-labelledby={`${ids}-heading`}>
       <h1 id={`${ids}-heading`} className="admin__title">
         Admin portal
       </h1>
-      <div className="admin__tabs" role="tablist" aria-label="Admin sections" onKeyDown={onKeyDown}>
-        {ADMIN_TABS.map((tab) => (
-          <button
-            key={tab.id}
-            ref={(el) => void (tabs.current[tab.id] = el)}
-            id={`${ids}-tab-${tab.id}`}
-            type="button"
-            role="tab"
-            className="admin__tab"
-            aria-selected={tab.id === current}
-            aria-controls={`${ids}-panel`}
-            tabIndex={tab.id === current ? 0 : -1}
-            onClick={() => select(tab.id)}
-          >
-            {tab.label}
-          </button>
-        ))}
-      </div>
-      <div id={`${ids}-panel`} className="admin__panel" role="tabpanel" aria-labelledby={`${ids}-tab-${current}`}>
+      <Tabs label="Admin sections" tabs={ADMIN_TABS} current={current} onSelect={(tab) => setParams(tabParams(tab), { replace: true })}>
         <TabPanel tab={current} selfId={selfId} />
-      </div>
+      </Tabs>
     </section>
   );
 }
@@ -94,6 +66,12 @@ function TabPanel({ tab, selfId }: { tab: AdminTabId; selfId: string | null }) {
       return <UsersTab selfId={selfId} />;
     case 'moderation':
       return <ModerationTab />;
+    case 'subscriptions':
+      return <SubscriptionsTab />;
+    case 'orders':
+      return <OrdersTab />;
+    case 'payouts':
+      return <PayoutsTab />;
     case 'settings':
       return <SettingsTab />;
     case 'logs':

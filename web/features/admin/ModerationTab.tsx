@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import {
   adminDeleteVideoRoute,
   adminVideosRoute,
@@ -10,27 +10,29 @@ import {
 } from '../../../shared/schemas/moderation.ts';
 import { StatusMessage } from '../../components/StatusMessage.tsx';
 import { request } from '../../lib/api.ts';
-import { AccessDenied, useDenyAccess } from './AccessDenied.tsx';
+import { useDenyAccess } from './AccessDenied.tsx';
 import { errorText, isForbidden } from './adminAccess.ts';
 import { listKey, SEARCH_DEBOUNCE_MS, VIDEO_SEARCH_MAX_CHARS, videosQuery, type VideoFilters } from './adminRules.ts';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
-import { LoadMore } from './LoadMore.tsx';
+import { FilterBar, SearchField, SelectField } from './FilterFields.tsx';
+import { PagedListBody } from './PagedListBody.tsx';
+import { useBusyIds } from './useBusyIds.ts';
 import { useDebouncedValue } from './useDebouncedValue.ts';
 import { usePagedList } from './usePagedList.ts';
 import { VideoTable } from './VideoTable.tsx';
 
 type Notice = { kind: 'info' | 'error'; text: string } | null;
 const FILTER_LABELS: Record<ModerationFilter, string> = { pending: 'Pending', approved: 'Approved', rejected: 'Rejected' };
+const STATUS_OPTIONS = [...MODERATION_FILTERS.map((s) => ({ value: s, label: FILTER_LABELS[s] })), { value: 'all', label: 'All' }] as const;
 
 /** Content Moderation: videos by status and text, approve, reject and delete; Load more. */
 export function ModerationTab() {
-  const ids = useId();
   const deny = useDenyAccess();
   const [q, setQ] = useState('');
   const [status, setStatus] = useState<ModerationFilter | 'all'>('pending');
   const [attempt, setAttempt] = useState(0);
   const [notice, setNotice] = useState<Notice>(null);
-  const [busy, setBusy] = useState<ReadonlySet<string>>(() => new Set());
+  const { busy, mark } = useBusyIds();
   const [deleting, setDeleting] = useState<{ video: ModerationVideo; busy: boolean; error: string | null } | null>(null);
 
   const filters: VideoFilters = { q: useDebouncedValue(q, SEARCH_DEBOUNCE_MS), status };
@@ -38,14 +40,6 @@ export function ModerationTab() {
     const reply = await request(adminVideosRoute, { query: videosQuery(filters, cursor), signal });
     return { items: reply.videos, next: reply.next_cursor };
   });
-
-  const mark = (id: string, on: boolean) =>
-    setBusy((s) => {
-      const next = new Set(s);
-      if (on) next.add(id);
-      else next.delete(id);
-      return next;
-    });
 
   const decide = async (video: ModerationVideo, decision: 'approve' | 'reject') => {
     mark(video.id, true);
@@ -77,62 +71,26 @@ export function ModerationTab() {
     }
   };
 
-  if (list.status === 'error' && isForbidden(list.error)) return <AccessDenied />;
-
   return (
     <div className="admin-section">
-      <div className="admin-filters" role="search" aria-label="Filter videos">
-        <div className="field">
-          <label className="field__label" htmlFor={`${ids}-status`}>
-            Status
-          </label>
-          <select id={`${ids}-status`} className="field__control" value={status} onChange={(e) => setStatus(e.target.value as ModerationFilter | 'all')}>
-            {MODERATION_FILTERS.map((s) => (
-              <option key={s} value={s}>
-                {FILTER_LABELS[s]}
-              </option>
-            ))}
-            <option value="all">All</option>
-          </select>
-        </div>
-        <div className="field">
-          <label className="field__label" htmlFor={`${ids}-q`}>
-            Search videos
-          </label>
-          <input
-            id={`${ids}-q`}
-            className="field__control"
-            type="search"
-            maxLength={VIDEO_SEARCH_MAX_CHARS}
-            placeholder="Title, creator name or username"
-            value={q}
-            onChange={(e) => setQ(e.target.value)}
-          />
-        </div>
-      </div>
+      <FilterBar label="Filter videos">
+        <SelectField label="Status" value={status} options={STATUS_OPTIONS} onChange={setStatus} />
+        <SearchField label="Search videos" placeholder="Title, creator name or username" maxLength={VIDEO_SEARCH_MAX_CHARS} value={q} onChange={setQ} />
+      </FilterBar>
 
       {notice && <StatusMessage kind={notice.kind} title={notice.text} />}
 
-      {list.status === 'loading' ? (
-        <StatusMessage kind="loading" title="Loading videos..." />
-      ) : list.status === 'error' ? (
-        <StatusMessage kind="error" title={errorText(list.error, 'Failed to load videos.')}>
-          <button type="button" className="button button--ghost" onClick={() => setAttempt((n) => n + 1)}>
-            Try again
-          </button>
-        </StatusMessage>
-      ) : list.items.length === 0 ? (
-        <p className="admin__empty">No videos match these filters.</p>
-      ) : (
-        <VideoTable
-          videos={list.items}
-          busy={busy}
-          onApprove={(video) => void decide(video, 'approve')}
-          onReject={(video) => void decide(video, 'reject')}
-          onDelete={(video) => setDeleting({ video, busy: false, error: null })}
-        />
-      )}
-      <LoadMore next={list.next} more={list.more} moreError={list.moreError} onLoadMore={list.loadMore} />
+      <PagedListBody list={list} noun="videos" onRetry={() => setAttempt((n) => n + 1)}>
+        {(videos) => (
+          <VideoTable
+            videos={videos}
+            busy={busy}
+            onApprove={(video) => void decide(video, 'approve')}
+            onReject={(video) => void decide(video, 'reject')}
+            onDelete={(video) => setDeleting({ video, busy: false, error: null })}
+          />
+        )}
+      </PagedListBody>
 
       {deleting && (
         <ConfirmDialog

@@ -1,14 +1,14 @@
 import type { AuthStatus, SessionUser } from '../../stores/useAuth.ts';
 import { isApiError } from '../../lib/ApiError.ts';
 
-/**
- * The portal's tabs, in order. Subscriptions (spec section 2), orders and payouts have no admin
- * API yet, so they have no tab yet.
- */
+/** The portal's tabs, in order (spec section 2's five, then orders, payouts and the log). */
 export const ADMIN_TABS = [
   { id: 'dashboard', label: 'Dashboard' },
   { id: 'users', label: 'User Management' },
   { id: 'moderation', label: 'Content Moderation' },
+  { id: 'subscriptions', label: 'Subscriptions' },
+  { id: 'orders', label: 'Orders' },
+  { id: 'payouts', label: 'Payouts' },
   { id: 'settings', label: 'System Settings' },
   { id: 'logs', label: 'Logs' },
 ] as const;
@@ -22,20 +22,6 @@ export function tabFromParam(param: string | null): AdminTabId {
 /** The search parameters that select a tab: the dashboard is the bare /admin. */
 export function tabParams(tab: AdminTabId): Record<string, string> {
   return tab === 'dashboard' ? {} : { tab };
-}
-
-/** The tab an arrow, Home or End key moves to (the WAI-ARIA tabs pattern, wrapping), or null. */
-export function tabForKey(current: AdminTabId, key: string): AdminTabId | null {
-  const index = ADMIN_TABS.findIndex((t) => t.id === current);
-  const last = ADMIN_TABS.length - 1;
-  const targets: Record<string, number> = {
-    ArrowRight: index === last ? 0 : index + 1,
-    ArrowLeft: index === 0 ? last : index - 1,
-    Home: 0,
-    End: last,
-  };
-  const next = targets[key];
-  return next === undefined ? null : ADMIN_TABS[next]!.id;
 }
 
 export type AdminAccess = 'loading' | 'signed-out' | 'denied' | 'admin';

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ADMIN_ACTION_LABELS, ADMIN_ACTION_TYPES } from '../../../shared/schemas/admin.ts';
 import { actionLabel, compactDetails, dashboardCards, logLine } from './adminFigures.ts';
 import { ENTRY, STATS } from './adminFixtures.ts';
 
@@ -42,9 +43,14 @@ describe('log lines', () => {
     expect(line.admin).toBe('Deleted admin');
     expect(line.details).toBe('—');
   });
+  it('every action the log filters by has its label, and no label lacks its action', () => {
+    expect([...ADMIN_ACTION_TYPES].sort()).toEqual(Object.keys(ADMIN_ACTION_LABELS).sort());
+  });
   it('action labels', () => {
-    expect(actionLabel('video_approved')).toBe('Video approved');
-    expect(actionLabel('setting_updated')).toBe('Setting updated');
+    expect(actionLabel('approve_video')).toBe('Video approved');
+    expect(actionLabel('refund_order')).toBe('Order refunded');
+    expect(actionLabel('some_new_action')).toBe('Some new action');
+    expect(actionLabel('constructor')).toBe('Constructor');
     expect(compactDetails({ key: 'maintenance_banner', value: 'Back at 5' })).toBe('{"key":"maintenance_banner","value":"Back at 5"}');
   });
 });

@@ -1,6 +1,6 @@
 /** The dashboard's cards and the admin log's lines, as text: pure, so tests read what an admin reads. */
 import { formatCents } from '../../../shared/money.ts';
-import type { AdminLogEntry, DashboardStats } from '../../../shared/schemas/admin.ts';
+import { ADMIN_ACTION_LABELS, type AdminActionType, type AdminLogEntry, type DashboardStats } from '../../../shared/schemas/admin.ts';
 
 export interface StatCard {
   id: keyof DashboardStats;
@@ -42,8 +42,9 @@ export interface LogLine {
   details: string;
 }
 
-/** "user_suspended" -> "User suspended". */
+/** The portal's words for an action ("suspend_user" -> "User suspended"); an unknown one as its words. */
 export function actionLabel(actionType: string): string {
+  if (Object.hasOwn(ADMIN_ACTION_LABELS, actionType)) return ADMIN_ACTION_LABELS[actionType as AdminActionType];
   const words = actionType.replace(/_/g, ' ').trim();
   return words ? words[0]!.toUpperCase() + words.slice(1) : actionType;
 }

@@ -24,7 +24,7 @@ export const ENTRY: AdminLogEntry = {
   id: 7,
   admin_user_id: '11111111-1111-4111-8111-111111111111',
   admin_display_name: 'Ada Admin',
-  action_type: 'user_suspended',
+  action_type: 'suspend_user',
   target_type: 'user',
   target_id: '22222222-2222-4222-8222-222222222222',
   details: { reason: 'spam', count: 2 },

@@ -5,9 +5,17 @@ import { buildUrl } from '../../lib/api.ts';
 import {
   centsToDollars,
   checkThreshold,
+  currentPeriod,
   dollarsToCents,
+  fulfilmentLabel,
   listKey,
   logsQuery,
+  ordersQuery,
+  payoutsQuery,
+  payoutStatusLabel,
+  shortOrderId,
+  subscriptionsQuery,
+  subscriptionStatusLabel,
   THRESHOLD_RANGE_MESSAGE,
   USER_PAGE_SIZES,
   userActions,
@@ -80,12 +88,11 @@ describe('filters to queries', () => {
     expect(buildUrl(adminVideosRoute.url, undefined, videosQuery({ status: 'pending', q: '' }))).toBe('/api/admin/videos?status=pending&limit=20');
     expect(buildUrl(adminVideosRoute.url, undefined, videosQuery({ status: 'all', q: 'cat' }, 'c1'))).toBe('/api/admin/videos?q=cat&limit=20&cursor=c1');
   });
-  it('logs: 50 a page; an action type the server would refuse is not sent', () => {
-    expect(buildUrl(adminLogsRoute.url, undefined, logsQuery({ actionType: '', targetType: 'all' }, 50))).toBe('/api/admin/logs?limit=50');
-    expect(buildUrl(adminLogsRoute.url, undefined, logsQuery({ actionType: ' User_Suspended ', targetType: 'user' }, 50, 'n2'))).toBe(
-      '/api/admin/logs?action_type=user_suspended&target_type=user&limit=50&cursor=n2',
+  it('logs: 50 a page, by action and target type', () => {
+    expect(buildUrl(adminLogsRoute.url, undefined, logsQuery({ actionType: 'all', targetType: 'all' }, 50))).toBe('/api/admin/logs?limit=50');
+    expect(buildUrl(adminLogsRoute.url, undefined, logsQuery({ actionType: 'suspend_user', targetType: 'user' }, 50, 'n2'))).toBe(
+      '/api/admin/logs?action_type=suspend_user&target_type=user&limit=50&cursor=n2',
     );
-    expect(logsQuery({ actionType: 'user suspended!', targetType: 'all' }, 50).action_type).toBeUndefined();
   });
   it('a list key changes with any filter or a retry, never with the cursor', () => {
     const a = listKey(usersQuery({ q: 'a', status: 'all', limit: 20 }), 0);
@@ -122,5 +129,28 @@ describe('dollars and cents (payout threshold)', () => {
     expect(checkThreshold('1000.01')).toEqual({ error: THRESHOLD_RANGE_MESSAGE });
     expect(THRESHOLD_RANGE_MESSAGE).toBe('Enter an amount from $1.00 to $1,000.00.');
     expect(checkThreshold('fifty')).toEqual({ error: 'Enter an amount in dollars, like 50.00.' });
+  });
+});
+
+describe('orders, subscriptions and payouts', () => {
+  it('orders: the search trimmed, a status or all', () => {
+    expect(ordersQuery({ q: '  a@b.c ', status: 'all' }, 20)).toEqual({ q: 'a@b.c', status: undefined, limit: 20, cursor: undefined });
+    expect(ordersQuery({ q: '', status: 'refunded' }, 20, 'c')).toEqual({ q: undefined, status: 'refunded', limit: 20, cursor: 'c' });
+  });
+  it('the order number is the id\'s first 8 hex digits, as buyers see it', () => {
+    expect(shortOrderId('0a1b2c3d-4e5f-4a6b-8c7d-8e9f0a1b2c3d')).toBe('0A1B2C3D');
+    expect(fulfilmentLabel('failed')).toBe('Failed');
+    expect(fulfilmentLabel('none')).toBe('Not sent');
+  });
+  it('subscriptions: tier, status and search', () => {
+    expect(subscriptionsQuery({ q: ' x ', tier: 'pro', status: 'all' }, 20)).toEqual({ q: 'x', tier: 'pro', status: undefined, limit: 20, cursor: undefined });
+    expect(subscriptionsQuery({ q: '', tier: 'all', status: 'past_due' }, 20).status).toBe('past_due');
+    expect(subscriptionStatusLabel('past_due')).toBe('Payment retrying');
+  });
+  it('payouts: period and status; labels', () => {
+    expect(payoutsQuery({ period: '2026-10', status: 'failed' }, 20)).toEqual({ period: '2026-10', status: 'failed', limit: 20, cursor: undefined });
+    expect(payoutsQuery({ period: 'all', status: 'all' }, 20, 'n')).toEqual({ period: undefined, status: undefined, limit: 20, cursor: 'n' });
+    expect(payoutStatusLabel('processing')).toBe('Processing');
+    expect(currentPeriod(new Date('2026-11-30T23:59:59Z'))).toBe('2026-11');
   });
 });

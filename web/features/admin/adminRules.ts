@@ -3,7 +3,7 @@
  * the payout threshold's dollars shown for the cents stored.
  */
 import { formatCents, parseUsdToCents } from '../../../shared/money.ts';
-import { ADMIN_PAGE_SIZE, ADMIN_SEARCH_MAX_CHARS, type AdminTargetType, type AdminUserRow, type UserStatus } from '../../../shared/schemas/admin.ts';
+import { ADMIN_PAGE_SIZE, ADMIN_SEARCH_MAX_CHARS, type AdminActionType, type AdminTargetType, type AdminUserRow, type UserStatus } from '../../../shared/schemas/admin.ts';
 import {
   MODERATION_PAGE_SIZE,
   PAYOUT_THRESHOLD_SETTING_MAX_CENTS,
@@ -11,6 +11,11 @@ import {
   type ModerationFilter,
   type ModerationVideo,
 } from '../../../shared/schemas/moderation.ts';
+import type { AdminOrderRow } from '../../../shared/schemas/admin-orders.ts';
+import { ADMIN_PAYOUT_RUNS_PAGE_SIZE, type AdminPayoutRow } from '../../../shared/schemas/admin-payouts.ts';
+import type { PayoutStatus } from '../../../shared/schemas/payouts.ts';
+import type { AdminSubscriptionStatus } from '../../../shared/schemas/admin-subscriptions.ts';
+import type { OrderStatusName } from '../../../shared/schemas/checkout.ts';
 
 /** The page sizes User Management offers (spec section 9: 20 by default, 100 at most). */
 export const USER_PAGE_SIZES = [ADMIN_PAGE_SIZE, 50, 100] as const;
@@ -87,21 +92,98 @@ export function videosQuery(filters: VideoFilters, cursor?: string) {
 }
 
 export interface LogFilters {
-  actionType: string;
+  actionType: AdminActionType | 'all';
   targetType: AdminTargetType | 'all';
 }
 
-/** The server accepts action types of lowercase letters and underscores; anything else filters nothing yet. */
-export const ACTION_TYPE_PATTERN = /^[a-z_]{1,60}$/;
-
 export function logsQuery(filters: LogFilters, limit: number, cursor?: string) {
-  const action = filters.actionType.trim().toLowerCase();
   return {
-    action_type: ACTION_TYPE_PATTERN.test(action) ? action : undefined,
+    action_type: filters.actionType === 'all' ? undefined : filters.actionType,
     target_type: filters.targetType === 'all' ? undefined : filters.targetType,
     limit,
     cursor,
   };
+}
+
+export interface OrderFilters {
+  q: string;
+  status: OrderStatusName | 'all';
+}
+
+export function ordersQuery(filters: OrderFilters, limit: number, cursor?: string) {
+  return { q: trimmed(filters.q, ADMIN_SEARCH_MAX_CHARS), status: filters.status === 'all' ? undefined : filters.status, limit, cursor };
+}
+
+/** The order number buyers see: the id's first 8 hex digits, upper case. */
+export function shortOrderId(id: string): string {
+  return id.replace(/-/g, '').slice(0, 8).toUpperCase();
+}
+
+const FULFILMENT_LABELS: Record<AdminOrderRow['fulfilment'], string> = {
+  none: 'Not sent',
+  queued: 'Queued',
+  running: 'Sending',
+  done: 'Sent to the print shop',
+  failed: 'Failed',
+};
+
+export function fulfilmentLabel(state: AdminOrderRow['fulfilment']): string {
+  return FULFILMENT_LABELS[state];
+}
+
+export interface SubscriptionFilters {
+  q: string;
+  tier: 'free' | 'pro' | 'all';
+  status: AdminSubscriptionStatus | 'all';
+}
+
+export function subscriptionsQuery(filters: SubscriptionFilters, limit: number, cursor?: string) {
+  return {
+    q: trimmed(filters.q, ADMIN_SEARCH_MAX_CHARS),
+    tier: filters.tier === 'all' ? undefined : filters.tier,
+    status: filters.status === 'all' ? undefined : filters.status,
+    limit,
+    cursor,
+  };
+}
+
+const SUBSCRIPTION_STATUS_LABELS: Record<AdminSubscriptionStatus, string> = {
+  trialing: 'Trial',
+  active: 'Active',
+  past_due: 'Payment retrying',
+  canceled: 'Cancelled',
+  incomplete: 'Incomplete',
+  pending_approval: 'Awaiting approval',
+};
+
+export function subscriptionStatusLabel(status: AdminSubscriptionStatus): string {
+  return SUBSCRIPTION_STATUS_LABELS[status];
+}
+
+/** Runs a page: a year of months. */
+export const PAYOUT_RUNS_PAGE_SIZE = ADMIN_PAYOUT_RUNS_PAGE_SIZE;
+
+export interface PayoutFilters {
+  period: string | 'all';
+  status: PayoutStatus | 'all';
+}
+
+export function payoutsQuery(filters: PayoutFilters, limit: number, cursor?: string) {
+  return { period: filters.period === 'all' ? undefined : filters.period, status: filters.status === 'all' ? undefined : filters.status, limit, cursor };
+}
+
+const PAYOUT_STATUS_LABELS: Record<PayoutStatus, string> = { pending: 'Pending', processing: 'Processing', paid: 'Paid', failed: 'Failed' };
+export const PAYOUT_STATUSES = Object.keys(PAYOUT_STATUS_LABELS) as PayoutStatus[];
+
+export function payoutStatusLabel(status: PayoutStatus): string {
+  return PAYOUT_STATUS_LABELS[status];
+}
+
+export const PAYOUT_METHOD_LABELS: Record<AdminPayoutRow['method'], string> = { paypal: 'PayPal', ach: 'ACH', stripe_connect: 'Stripe Connect' };
+
+/** This month as YYYY-MM (UTC, as payout periods are), for the run form. */
+export function currentPeriod(now = new Date()): string {
+  return now.toISOString().slice(0, 7);
 }
 
 /** A list's key: everything its first page depends on, so a change starts again from page one. */

@@ -1,8 +1,9 @@
-import { useId, useRef, type KeyboardEvent } from 'react';
+import { useId } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { AUTH_MESSAGES } from '../../../shared/schemas/auth.ts';
 import { SignInButton } from '../../components/SignInButton.tsx';
 import { StatusMessage } from '../../components/StatusMessage.tsx';
+import { Tabs } from '../../components/Tabs.tsx';
 import { isCreator } from '../../stores/roles.ts';
 import { useAuth } from '../../stores/useAuth.ts';
 import { usePassedMessage } from '../../lib/passedMessage.ts';
@@ -49,29 +50,7 @@ function Studio() {
   const [params, setParams] = useSearchParams();
   const current: TabId = TABS.find((t) => t.id === params.get('tab'))?.id ?? 'videos';
   const ids = useId();
-  const tabs = useRef<Partial<Record<TabId, HTMLButtonElement | null>>>({});
   const passed = usePassedMessage();
-
-  const select = (tab: TabId, focus = false) => {
-    setParams(tab === 'videos' ? {} : { tab }, { replace: true });
-    if (focus) tabs.current[tab]?.focus();
-  };
-
-  // Arrow keys, Home and End move between tabs (the WAI-ARIA tabs pattern, automatic activation).
-  const onKeyDown = (event: KeyboardEvent) => {
-    const index = TABS.findIndex((t) => t.id === current);
-    const last = TABS.length - 1;
-    const targets: Record<string, number> = {
-      ArrowRight: index === last ? 0 : index + 1,
-      ArrowLeft: index === 0 ? last : index - 1,
-      Home: 0,
-      End: last,
-    };
-    const next = targets[event.key];
-    if (next === undefined) return;
-    event.preventDefault();
-    select(TABS[next]!.id, true);
-  };
 
   return (
     <section className="studio" aria-labelledby={`${ids}-heading`}>
@@ -89,27 +68,9 @@ function Studio() {
         </div>
       </div>
       {passed && <StatusMessage kind="info" title={passed} />}
-      <div className="studio__tabs" role="tablist" aria-label="Dashboard sections" onKeyDown={onKeyDown}>
-        {TABS.map((tab) => (
-          <button
-            key={tab.id}
-            ref={(el) => void (tabs.current[tab.id] = el)}
-            id={`${ids}-tab-${tab.id}`}
-            type="button"
-            role="tab"
-            className="studio__tab"
-            aria-selected={tab.id === current}
-            aria-controls={`${ids}-panel`}
-            tabIndex={tab.id === current ? 0 : -1}
-            onClick={() => select(tab.id)}
-          >
-            {tab.label}
-          </button>
-        ))}
-      </div>
-      <div id={`${ids}-panel`} className="studio__panel" role="tabpanel" aria-labelledby={`${ids}-tab-${current}`}>
+      <Tabs label="Dashboard sections" tabs={TABS} current={current} onSelect={(tab) => setParams(tab === 'videos' ? {} : { tab }, { replace: true })}>
         {current === 'videos' ? <VideosTab /> : current === 'analytics' ? <AnalyticsTab /> : <ProfileTab />}
-      </div>
+      </Tabs>
     </section>
   );
 }
