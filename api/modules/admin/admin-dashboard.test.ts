@@ -103,12 +103,12 @@ describe('GET /api/admin/dashboard-stats', () => {
   it('lists the 10 newest admin log entries, newest first, with the admin’s name', async () => {
     const other = await person(t, { admin: true, name: 'Otto Admin' });
     for (let i = 0; i < 12; i++) {
-      await recordAdminAction(t.db, { adminUserId: i % 2 ? admin.id : other.id, actionType: 'test_action', targetType: 'user', targetId: `target-${i}`, details: { i } });
+      await recordAdminAction(t.db, { adminUserId: i % 2 ? admin.id : other.id, actionType: 'update_setting', targetType: 'user', targetId: `target-${i}`, details: { i } });
     }
     const { recent_activity } = await stats();
     expect(recent_activity).toHaveLength(10);
     expect(recent_activity.map((e: { target_id: string }) => e.target_id)).toEqual(Array.from({ length: 10 }, (_, k) => `target-${11 - k}`));
-    expect(recent_activity[0]).toMatchObject({ admin_user_id: admin.id, admin_display_name: 'Ada Admin', action_type: 'test_action', target_type: 'user', details: { i: 11 } });
+    expect(recent_activity[0]).toMatchObject({ admin_user_id: admin.id, admin_display_name: 'Ada Admin', action_type: 'update_setting', target_type: 'user', details: { i: 11 } });
     expect(recent_activity[1]).toMatchObject({ admin_user_id: other.id, admin_display_name: 'Otto Admin' });
     expect(new Date(recent_activity[0].created_at).getTime()).toBeGreaterThan(0);
   });

@@ -4,7 +4,7 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_MESSAGES } from '../../../shared/schemas/admin.ts';
+import { ADMIN_MESSAGES, type AdminActionType } from '../../../shared/schemas/admin.ts';
 import { person, send, type Person } from '../../test/admin-support.ts';
 import { ORIGIN } from '../../test/browser.ts';
 import { testApp, testConfig, type TestApp } from '../../test/harness.ts';
@@ -25,7 +25,7 @@ interface Entry {
   created_at: string;
 }
 
-const TYPES: Array<[string, AdminTargetType]> = [
+const TYPES: Array<[AdminActionType, AdminTargetType]> = [
   ['approve_video', 'video'],
   ['reject_video', 'video'],
   ['update_setting', 'setting'],
@@ -111,7 +111,7 @@ describe('GET /api/admin/logs', () => {
 
   it('refuses bad filters, limits and cursors (400)', async () => {
     const usersCursor = Buffer.from(`2021-01-01T00:00:00.000001Z|${ada.id}`).toString('base64url');
-    for (const q of ['?limit=101', '?limit=0', '?action_type=Suspend', '?target_type=planet', '?admin_id=nobody', `?cursor=${usersCursor}`, '?cursor=bm9wZQ']) {
+    for (const q of ['?limit=101', '?limit=0', '?action_type=Suspend', '?action_type=suspend_everyone', '?target_type=planet', '?admin_id=nobody', `?cursor=${usersCursor}`, '?cursor=bm9wZQ']) {
       const res = await send(t, ada, { url: `/api/admin/logs${q}` });
       expect(res.statusCode, q).toBe(400);
     }

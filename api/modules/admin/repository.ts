@@ -8,14 +8,15 @@
  */
 import { sql, type Kysely } from 'kysely';
 import { cursorTs, keysetAfter, type KeysetCursor } from '../../platform/db/repository.ts';
+import type { AdminActionType } from '../../../shared/schemas/admin.ts';
 import type { DB } from '../../platform/db/schema.ts';
 
 export type AdminTargetType = 'user' | 'video' | 'subscription' | 'setting' | 'order' | 'payout';
 
 export interface AdminAction {
   adminUserId: string;
-  /** Lower-case words joined by underscores, e.g. `suspend_user`. */
-  actionType: string;
+  /** One of ADMIN_ACTION_TYPES (shared/schemas/admin.ts), which the log's filter and labels know. */
+  actionType: AdminActionType;
   targetType: AdminTargetType;
   targetId: string;
   details?: Record<string, unknown>;

@@ -5,6 +5,7 @@ import { adminOrdersRoute, type AdminOrderRow } from '../../../shared/schemas/ad
 import { ORDER_STATUS_LABELS, ORDER_STATUSES, type OrderStatusName } from '../../../shared/schemas/checkout.ts';
 import { request } from '../../lib/api.ts';
 import { fulfilmentLabel, listKey, ordersQuery, SEARCH_DEBOUNCE_MS, shortOrderId, type OrderFilters } from './adminRules.ts';
+import { AdminTable } from './AdminTable.tsx';
 import { FilterBar, SearchField, SelectField } from './FilterFields.tsx';
 import { OrderDetail } from './OrderDetail.tsx';
 import { PagedListBody } from './PagedListBody.tsx';
@@ -41,51 +42,32 @@ export function OrdersTab() {
 
       <PagedListBody list={list} noun="orders" onRetry={() => setAttempt((n) => n + 1)}>
         {(orders) => (
-          <div className="admin-table-wrap">
-            <table className="admin-table">
-              <caption className="visually-hidden">Orders</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Order</th>
-                  <th scope="col">Email</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Total</th>
-                  <th scope="col">Items</th>
-                  <th scope="col">Fulfilment</th>
-                  <th scope="col">Placed</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {orders.map((order) => (
-                  <tr key={order.id} aria-current={order.id === open || undefined}>
-                    <th scope="row" className="admin-table__mono" id={`admin-order-${order.id}`} title={order.id}>
-                      {shortOrderId(order.id)}
-                    </th>
-                    <td>{order.customer_email ?? '—'}</td>
-                    <td>
-                      <span className={`admin-badge admin-badge--order-${order.status}`}>{ORDER_STATUS_LABELS[order.status]}</span>
-                    </td>
-                    <td>{formatCents(order.total_cents)}</td>
-                    <td>{order.item_count}</td>
-                    <td>
-                      <span className={`admin-badge admin-badge--job-${order.fulfilment}`}>{fulfilmentLabel(order.fulfilment)}</span>
-                    </td>
-                    <td>
-                      <time dateTime={order.created_at}>{when(order.created_at)}</time>
-                    </td>
-                    <td>
-                      <button type="button" className="button button--ghost" aria-describedby={`admin-order-${order.id}`} onClick={() => setOpen(order.id)}>
-                        View
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <AdminTable caption="Orders" columns={['Order', 'Email', 'Status', 'Total', 'Items', 'Fulfilment', 'Placed', 'Actions']} hidden={['Actions']}>
+            {orders.map((order) => (
+              <tr key={order.id} aria-current={order.id === open || undefined}>
+                <th scope="row" className="admin-table__mono" id={`admin-order-${order.id}`} title={order.id}>
+                  {shortOrderId(order.id)}
+                </th>
+                <td>{order.customer_email ?? '—'}</td>
+                <td>
+                  <span className={`admin-badge admin-badge--order-${order.status}`}>{ORDER_STATUS_LABELS[order.status]}</span>
+                </td>
+                <td>{formatCents(order.total_cents)}</td>
+                <td>{order.item_count}</td>
+                <td>
+                  <span className={`admin-badge admin-badge--job-${order.fulfilment}`}>{fulfilmentLabel(order.fulfilment)}</span>
+                </td>
+                <td>
+                  <time dateTime={order.created_at}>{when(order.created_at)}</time>
+                </td>
+                <td>
+                  <button type="button" className="button button--ghost" aria-describedby={`admin-order-${order.id}`} onClick={() => setOpen(order.id)}>
+                    View
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </AdminTable>
         )}
       </PagedListBody>
     </div>

@@ -7,6 +7,7 @@ import { StatusMessage } from '../../components/StatusMessage.tsx';
 import { buildUrl, request } from '../../lib/api.ts';
 import { useDenyAccess } from './AccessDenied.tsx';
 import { errorText, isForbidden } from './adminAccess.ts';
+import { AdminTable } from './AdminTable.tsx';
 import { currentPeriod, listKey, PAYOUT_METHOD_LABELS, PAYOUT_RUNS_PAGE_SIZE, PAYOUT_STATUSES, payoutsQuery, payoutStatusLabel, type PayoutFilters } from './adminRules.ts';
 import { FilterBar, SelectField } from './FilterFields.tsx';
 import { PagedListBody } from './PagedListBody.tsx';
@@ -101,56 +102,38 @@ export function PayoutsTab() {
       <h2 className="admin__heading">Runs</h2>
       <PagedListBody list={runs} noun="payout runs" onRetry={() => setRunsAttempt((n) => n + 1)}>
         {(rows) => (
-          <div className="admin-table-wrap">
-            <table className="admin-table">
-              <caption className="visually-hidden">Payout runs by period</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Period</th>
-                  <th scope="col">Payouts</th>
-                  <th scope="col">Amount</th>
-                  <th scope="col">Fees</th>
-                  <th scope="col">Pending</th>
-                  <th scope="col">Processing</th>
-                  <th scope="col">Paid</th>
-                  <th scope="col">Failed</th>
-                  <th scope="col">ACH file</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((r) => (
-                  <tr key={r.period}>
-                    <th scope="row">
-                      <button type="button" className="admin-link" onClick={() => setFilters((f) => ({ ...f, period: r.period }))}>
-                        {r.period}
+          <AdminTable caption="Payout runs by period" columns={['Period', 'Payouts', 'Amount', 'Fees', 'Pending', 'Processing', 'Paid', 'Failed', 'ACH file']}>
+            {rows.map((r) => (
+              <tr key={r.period}>
+                <th scope="row">
+                  <button type="button" className="admin-link" onClick={() => setFilters((f) => ({ ...f, period: r.period }))}>
+                    {r.period}
+                  </button>
+                </th>
+                <td>{r.payouts}</td>
+                <td>{formatCents(r.amount_cents)}</td>
+                <td>{formatCents(r.fee_cents)}</td>
+                <td>{r.pending}</td>
+                <td>{r.processing}</td>
+                <td>{r.paid}</td>
+                <td>{r.failed}</td>
+                <td>
+                  {r.ach > 0 ? (
+                    <div className="admin-actions">
+                      <a className="button button--ghost" href={buildUrl(achFileRoute.url, { period: r.period })} download>
+                        Download
+                      </a>
+                      <button type="button" className="button button--ghost" disabled={busy.has(`ach:${r.period}`)} onClick={() => void confirmAch(r.period)}>
+                        Confirm upload
                       </button>
-                    </th>
-                    <td>{r.payouts}</td>
-                    <td>{formatCents(r.amount_cents)}</td>
-                    <td>{formatCents(r.fee_cents)}</td>
-                    <td>{r.pending}</td>
-                    <td>{r.processing}</td>
-                    <td>{r.paid}</td>
-                    <td>{r.failed}</td>
-                    <td>
-                      {r.ach > 0 ? (
-                        <div className="admin-actions">
-                          <a className="button button--ghost" href={buildUrl(achFileRoute.url, { period: r.period })} download>
-                            Download
-                          </a>
-                          <button type="button" className="button button--ghost" disabled={busy.has(`ach:${r.period}`)} onClick={() => void confirmAch(r.period)}>
-                            Confirm upload
-                          </button>
-                        </div>
-                      ) : (
-                        '—'
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+                    </div>
+                  ) : (
+                    '—'
+                  )}
+                </td>
+              </tr>
+            ))}
+          </AdminTable>
         )}
       </PagedListBody>
 
@@ -161,60 +144,42 @@ export function PayoutsTab() {
       </FilterBar>
       <PagedListBody list={payouts} noun="payouts" onRetry={() => setAttempt((n) => n + 1)}>
         {(rows) => (
-          <div className="admin-table-wrap">
-            <table className="admin-table">
-              <caption className="visually-hidden">Payouts</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Creator</th>
-                  <th scope="col">Period</th>
-                  <th scope="col">Method</th>
-                  <th scope="col">Amount</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Updated</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((p) => (
-                  <tr key={p.id}>
-                    <th scope="row" id={`admin-payout-${p.id}`}>
-                      {p.creator.username ? `@${p.creator.username}` : 'Deleted account'}
-                      {p.creator.email && <span className="admin-muted"> {p.creator.email}</span>}
-                    </th>
-                    <td>{p.period}</td>
-                    <td>{PAYOUT_METHOD_LABELS[p.method]}</td>
-                    <td>
-                      {formatCents(p.amount_cents)}
-                      {p.fee_cents > 0 && <span className="admin-muted"> (fee {formatCents(p.fee_cents)})</span>}
-                    </td>
-                    <td>
-                      <span className={`admin-badge admin-badge--payout-${p.status}`}>{payoutStatusLabel(p.status)}</span>
-                      {p.failure_reason && <p className="field__error">{p.failure_reason}</p>}
-                    </td>
-                    <td>
-                      <time dateTime={p.updated_at}>{when(p.updated_at)}</time>
-                    </td>
-                    <td>
-                      {p.status === 'failed' && (
-                        <button
-                          type="button"
-                          className="button button--ghost"
-                          aria-describedby={`admin-payout-${p.id}`}
-                          disabled={!p.can_retry || busy.has(p.id)}
-                          onClick={() => void retry(p)}
-                        >
-                          Retry
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <AdminTable caption="Payouts" columns={['Creator', 'Period', 'Method', 'Amount', 'Status', 'Updated', 'Actions']} hidden={['Actions']}>
+            {rows.map((p) => (
+              <tr key={p.id}>
+                <th scope="row" id={`admin-payout-${p.id}`}>
+                  {p.creator.username ? `@${p.creator.username}` : 'Deleted account'}
+                  {p.creator.email && <span className="admin-muted"> {p.creator.email}</span>}
+                </th>
+                <td>{p.period}</td>
+                <td>{PAYOUT_METHOD_LABELS[p.method]}</td>
+                <td>
+                  {formatCents(p.amount_cents)}
+                  {p.fee_cents > 0 && <span className="admin-muted"> (fee {formatCents(p.fee_cents)})</span>}
+                </td>
+                <td>
+                  <span className={`admin-badge admin-badge--payout-${p.status}`}>{payoutStatusLabel(p.status)}</span>
+                  {p.failure_reason && <p className="field__error">{p.failure_reason}</p>}
+                </td>
+                <td>
+                  <time dateTime={p.updated_at}>{when(p.updated_at)}</time>
+                </td>
+                <td>
+                  {p.status === 'failed' && (
+                    <button
+                      type="button"
+                      className="button button--ghost"
+                      aria-describedby={`admin-payout-${p.id}`}
+                      disabled={!p.can_retry || busy.has(p.id)}
+                      onClick={() => void retry(p)}
+                    >
+                      Retry
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </AdminTable>
         )}
       </PagedListBody>
     </div>

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { ADMIN_PAGE_SIZE, ADMIN_SEARCH_MAX_CHARS } from '../../../shared/schemas/admin.ts';
 import { adminSubscriptionsRoute, SUBSCRIPTION_STATUSES, type AdminSubscriptionRow, type AdminSubscriptionStatus } from '../../../shared/schemas/admin-subscriptions.ts';
 import { request } from '../../lib/api.ts';
+import { AdminTable } from './AdminTable.tsx';
 import { listKey, SEARCH_DEBOUNCE_MS, subscriptionsQuery, subscriptionStatusLabel, type SubscriptionFilters } from './adminRules.ts';
 import { FilterBar, SearchField, SelectField } from './FilterFields.tsx';
 import { PagedListBody } from './PagedListBody.tsx';
@@ -41,43 +42,27 @@ export function SubscriptionsTab() {
       </FilterBar>
       <PagedListBody list={list} noun="subscriptions" onRetry={() => setAttempt((n) => n + 1)}>
         {(rows) => (
-          <div className="admin-table-wrap">
-            <table className="admin-table">
-              <caption className="visually-hidden">Subscriptions</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Subscriber</th>
-                  <th scope="col">Email</th>
-                  <th scope="col">Tier</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Trial ends</th>
-                  <th scope="col">Period ends</th>
-                  <th scope="col">Since</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((row) => (
-                  <tr key={row.id}>
-                    <th scope="row">
-                      {row.user.display_name} <span className="admin-muted">@{row.user.username}</span>
-                      {row.is_third_tier && <span className="admin-badge admin-badge--admin">Creator network</span>}
-                    </th>
-                    <td>{row.user.email}</td>
-                    <td>{row.tier === 'pro' ? 'Pro' : 'Free'}</td>
-                    <td>
-                      <span className={`admin-badge admin-badge--${row.status}`}>{subscriptionStatusLabel(row.status)}</span>
-                    </td>
-                    <td>{date(row.trial_end)}</td>
-                    <td>
-                      {date(row.current_period_end)}
-                      {row.cancel_at_period_end && <span className="admin-badge admin-badge--pending">Cancels then</span>}
-                    </td>
-                    <td>{date(row.created_at)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <AdminTable caption="Subscriptions" columns={['Subscriber', 'Email', 'Tier', 'Status', 'Trial ends', 'Period ends', 'Since']}>
+            {rows.map((row) => (
+              <tr key={row.id}>
+                <th scope="row">
+                  {row.user.display_name} <span className="admin-muted">@{row.user.username}</span>
+                  {row.is_third_tier && <span className="admin-badge admin-badge--admin">Creator network</span>}
+                </th>
+                <td>{row.user.email}</td>
+                <td>{row.tier === 'pro' ? 'Pro' : 'Free'}</td>
+                <td>
+                  <span className={`admin-badge admin-badge--${row.status}`}>{subscriptionStatusLabel(row.status)}</span>
+                </td>
+                <td>{date(row.trial_end)}</td>
+                <td>
+                  {date(row.current_period_end)}
+                  {row.cancel_at_period_end && <span className="admin-badge admin-badge--pending">Cancels then</span>}
+                </td>
+                <td>{date(row.created_at)}</td>
+              </tr>
+            ))}
+          </AdminTable>
         )}
       </PagedListBody>
     </div>
