@@ -34,7 +34,7 @@ export async function person(t: TestApp, opts: { role?: 'creator' | 'customer'; 
 export function send(
   t: TestApp,
   as: Person | null,
-  req: { method?: 'GET' | 'POST' | 'DELETE'; url: string; payload?: Record<string, unknown> },
+  req: { method?: 'GET' | 'POST' | 'PUT' | 'DELETE'; url: string; payload?: Record<string, unknown> },
 ): Promise<LightMyRequestResponse> {
   const method = req.method ?? 'GET';
   return t.app.inject({

@@ -2,9 +2,8 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PAYOUT_THRESHOLD_CENTS } from '../../../shared/schemas/payouts.ts';
 import { SETTINGS_MESSAGES } from '../../../shared/schemas/moderation.ts';
-import { ORIGIN } from '../../test/browser.ts';
 import { testApp, type TestApp } from '../../test/harness.ts';
-import { person, type Person } from '../../test/subscription-support.ts';
+import { person, send, type Person } from '../../test/admin-support.ts';
 
 let t: TestApp;
 let admin: Person;
@@ -12,21 +11,13 @@ let creator: Person;
 
 beforeAll(async () => {
   t = await testApp();
-  admin = await person(t, 'customer', 'admin');
-  await t.db.updateTable('users').set({ is_admin: true }).where('id', '=', admin.id).execute();
-  creator = await person(t, 'creator', 'maker');
+  admin = await person(t, { admin: true, name: 'Settings Admin' });
+  creator = await person(t, { role: 'creator', name: 'Maker' });
 });
 afterAll(async () => t?.close());
 
-function call(as: Person | null, method: 'GET' | 'PUT', url: string, payload?: unknown): Promise<LightMyRequestResponse> {
-  return t.app.inject({
-    method,
-    url,
-    ...(payload !== undefined ? { payload: payload as Record<string, unknown> } : {}),
-    headers: method === 'GET' ? {} : { origin: ORIGIN },
-    ...(as ? { cookies: as.cookies } : {}),
-  });
-}
+const call = (as: Person | null, method: 'GET' | 'PUT', url: string, payload?: Record<string, unknown>): Promise<LightMyRequestResponse> =>
+  send(t, as, { method, url, ...(payload !== undefined ? { payload } : {}) });
 
 const save = (key: string, value: unknown, as: Person | null = admin) => call(as, 'PUT', `/api/admin/settings/${key}`, { value });
 const settingLogs = () =>
