@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clampCrop, effectiveDpi, fitInside, printFileSize, printStatus } from './print.ts';
+import { clampCrop, dpiLevel, effectiveDpi, fitInside, printFileSize, printStatus } from './print.ts';
 
 describe('print geometry', () => {
   it('sizes a 12x16 inch print at 300 DPI, fitted to the image and never stretched', () => {
@@ -33,5 +33,11 @@ describe('print geometry', () => {
   it('keeps a crop inside the image and at least 50 px a side', () => {
     expect(clampCrop({ x: -10, y: 700, width: 20, height: 300 }, { width: 1280, height: 720 })).toEqual({ x: 0, y: 420, width: 50, height: 300 });
     expect(clampCrop({ x: 1200, y: 0, width: 5000, height: 10 }, { width: 1280, height: 720 })).toEqual({ x: 0, y: 0, width: 1280, height: 50 });
+  });
+});
+
+describe('dpiLevel', () => {
+  it('is ready from 300 DPI, acceptable from 150 and low below', () => {
+    expect([1, 149, 150, 299, 300, 1200].map(dpiLevel)).toEqual(['low', 'low', 'acceptable', 'acceptable', 'ready', 'ready']);
   });
 });

@@ -38,6 +38,22 @@ export function printFileSize(image: Size, areaInches: { widthIn: number; height
   return { width: Math.max(1, Math.round(fitted.width)), height: Math.max(1, Math.round(fitted.height)) };
 }
 
+/** Below this DPI a print looks soft: print-on-demand providers hold such orders. */
+export const ACCEPTABLE_DPI = 150;
+
+/** The three print-quality levels every DPI badge shows: ready at 300 DPI and above, acceptable from 150, low below. */
+export type DpiLevel = 'ready' | 'acceptable' | 'low';
+
+export const DPI_LEVEL_LABELS: Record<DpiLevel, string> = {
+  ready: 'Print ready',
+  acceptable: 'Acceptable',
+  low: 'Low resolution',
+};
+
+export function dpiLevel(dpi: number): DpiLevel {
+  return dpi >= PRINT_DPI ? 'ready' : dpi >= ACCEPTABLE_DPI ? 'acceptable' : 'low';
+}
+
 export type PrintStatus = 'OK for Print' | 'Too Small for Print';
 
 /** Spec: a crop is fit for a print target only when it meets both the width and the height minimum. */
