@@ -1,6 +1,7 @@
 /// <reference types="vitest/config" />
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { modelFiles } from './scripts/vite-plugin-models.ts';
 import { serviceWorker } from './scripts/vite-plugin-service-worker.ts';
 
 const apiPort = Number(process.env.API_PORT ?? 3001);
@@ -8,7 +9,9 @@ const apiPort = Number(process.env.API_PORT ?? 3001);
 export default defineConfig({
   root: 'web',
   publicDir: '../public',
-  plugins: [react(), serviceWorker()],
+  // The AI upscale's model files and its worker (TensorFlow.js) are served by the app and
+  // fetched only when an upscale runs, never precached.
+  plugins: [react(), modelFiles(), serviceWorker({ exclude: /^models\/|^assets\/upscale\.worker-/ })],
   build: {
     outDir: '../dist/web',
     emptyOutDir: true,

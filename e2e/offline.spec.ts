@@ -8,7 +8,7 @@ import { printFileSize } from '../shared/print.ts';
 import type { ReplyOf } from '../shared/schemas/route.ts';
 import type { feedRoute, videoRoute } from '../shared/schemas/videos.ts';
 import type { OfflineStatus } from '../web/sw/sw.ts';
-import { downloadPng, openTool, parseSize } from './support/printTool.ts';
+import { downloadPng, openTool, parseSize, photo } from './support/printTool.ts';
 
 test.use({ serviceWorkers: 'allow' });
 // The first visit downloads the whole build, the 32 MB ffmpeg core included.
@@ -52,10 +52,13 @@ test('the crop tool opens and makes a 300 DPI print file with no network', async
 
   const reloaded = await page.reload();
   expect(reloaded?.fromServiceWorker()).toBe(true);
-  const dialog = await openTool(page);
-  await dialog.getByLabel('Print area').selectOption({ label: 'T-Shirt 12x16 in' });
+  // A print file is made only for a crop that prints at 150 DPI or more: a photo large enough for 4x6.
+  const dialog = await openTool(page, await photo());
+  await dialog.getByLabel('Print size').selectOption({ label: '4x6 in' });
+  await dialog.getByRole('radio', { name: 'Landscape' }).check();
+  await expect(dialog.getByRole('status', { name: 'Crop size' })).toHaveText('1800 × 1200 px');
   const crop = parseSize(await dialog.getByRole('status', { name: 'Crop size' }).textContent());
-  const expected = printFileSize(crop, { widthIn: 12, heightIn: 16 }, 300);
+  const expected = printFileSize(crop, { widthIn: 6, heightIn: 4 }, 300);
   await dialog.getByRole('button', { name: 'Apply Feather & Generate Print Quality' }).click();
   await expect(page.getByText('Feather effect applied and print quality image generated!')).toBeVisible({ timeout: 25_000 });
   await expect(page.getByRole('figure', { name: 'After' })).toContainText(`${expected.width} × ${expected.height} px`);
@@ -117,6 +120,84 @@ test('a frame of a video that has loaded is captured with no network', async ({ 
   // And it stays: its full-resolution image was made and kept with the network off.
   await expect(screenshots.getByRole('listitem').nth(1)).not.toHaveAttribute('aria-busy', 'true', { timeout: 15_000 });
   await expect(captured).toHaveAttribute('data-source', 'canvas');
+});
+
+test('a video page visited once reloads offline with its video, its screenshots and its crop box', async ({ page, context, request }) => {
+  const feed = (await (await request.get('/api/videos?limit=50')).json()) as ReplyOf<typeof feedRoute>;
+  let target: ReplyOf<typeof videoRoute>['video'] | null = null;
+  for (const card of feed.videos) {
+    const { video } = (await (await request.get(`/api/videos/${card.id}`)).json()) as ReplyOf<typeof videoRoute>;
+    if (video.video_url && video.thumbnail_url) {
+      target = video;
+      break;
+    }
+  }
+  if (!target) throw new Error('The seed has no capturable video');
+  const videoPath = new URL(target.video_url!, 'http://x').pathname;
+  await page.goto(`/video/${target.category_id}/${target.id}`);
+  await expect(page.getByRole('heading', { level: 1, name: target.title })).toBeVisible({ timeout: 30_000 });
+  await untilOfflineReady(page);
+  await page.locator('video').evaluate(async (video: HTMLVideoElement) => {
+    if (video.readyState < HTMLMediaElement.HAVE_CURRENT_DATA) await new Promise((resolve) => video.addEventListener('loadeddata', resolve, { once: true }));
+  });
+
+  // A screenshot and a crop box, as a viewer leaves them.
+  const screenshots = page.getByRole('list', { name: 'Screenshots' });
+  await page.getByRole('button', { name: 'Select Screenshot', exact: true }).click();
+  const captured = screenshots.getByRole('img', { name: 'Screenshot 2', exact: true });
+  await expect(captured).toBeVisible({ timeout: 30_000 });
+  await expect(screenshots.getByRole('listitem').nth(1)).not.toHaveAttribute('aria-busy', 'true', { timeout: 15_000 });
+  const source = await captured.getAttribute('data-source');
+  const tools = page.getByRole('toolbar', { name: 'Screenshot tools' });
+  await tools.getByRole('button', { name: 'Crop Mode' }).click();
+  const cropSize = tools.getByRole('status', { name: 'Crop size' });
+  await expect(cropSize).toBeVisible();
+  const size = await cropSize.textContent();
+
+  // The video file is kept whole, and the box written, before the network goes.
+  await expect
+    .poll(() => page.evaluate(async () => (await (await caches.open('framemerch-kept')).keys()).map((r) => new URL(r.url).pathname)), { timeout: 60_000 })
+    .toEqual(expect.arrayContaining([videoPath, `/api/videos/${target.id}`]));
+  await expect
+    .poll(() =>
+      page.evaluate(
+        (id) =>
+          new Promise<boolean>((resolve) => {
+            const open = indexedDB.open('framemerch-video-crop');
+            open.onerror = () => resolve(false);
+            open.onsuccess = () => {
+              const db = open.result;
+              if (!db.objectStoreNames.contains('crops')) return resolve(false);
+              const get = db.transaction('crops').objectStore('crops').get(id);
+              get.onsuccess = () => resolve(get.result !== undefined);
+              get.onerror = () => resolve(false);
+            };
+          }),
+        target.id,
+      ),
+    )
+    .toBe(true);
+
+  await goOffline(page, context);
+  const reloaded = await page.reload();
+  expect(reloaded?.fromServiceWorker()).toBe(true);
+  // The video's details from the worker's copy, the screenshots and the box from IndexedDB.
+  await expect(page.getByRole('heading', { level: 1, name: target.title })).toBeVisible();
+  await expect(screenshots.getByRole('img', { name: 'Screenshot 1', exact: true })).toHaveAttribute('data-source', 'thumbnail');
+  await expect(captured).toHaveAttribute('data-source', source!);
+  await expect(captured).toHaveJSProperty('complete', true);
+  await expect(tools.getByRole('button', { name: 'Crop Mode' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(cropSize).toHaveText(size!);
+  // And the video itself plays from the kept copy.
+  await page.locator('video').evaluate(
+    (video: HTMLVideoElement) =>
+      new Promise<void>((resolve, reject) => {
+        if (video.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA) return resolve();
+        video.addEventListener('loadeddata', () => resolve(), { once: true });
+        video.addEventListener('error', () => reject(new Error(`video error ${video.error?.code}`)), { once: true });
+        setTimeout(() => reject(new Error(`video not loaded offline (readyState ${video.readyState})`)), 20_000);
+      }),
+  );
 });
 
 test('with the service worker in control, the ffmpeg.wasm step loads its core from the cache', async ({ page, request }) => {

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { formatCents } from '../shared/money.ts';
+import { dpiLevel } from '../shared/print.ts';
 import type { CatalogueProductReply } from '../shared/schemas/catalogue.ts';
 import type { createProductRoute, productRoute, browseProductsRoute } from '../shared/schemas/products.ts';
 import type { ReplyOf } from '../shared/schemas/route.ts';
@@ -79,8 +80,12 @@ async function mockupWith(c: Locator, imageUrl: string): Promise<string> {
 const areaOf = (p: CatalogueProductReply, size: string) => p.print_area_by_size[size] ?? p.print_area;
 const dpiOf = (image: { width: number; height: number }, area: { width_in: number; height_in: number }) =>
   Math.floor(Math.max(image.width / area.width_in, image.height / area.height_in) + 1e-9);
-const qualityText = (dpi: number) =>
-  dpi < 150 ? `Low resolution: ${dpi} DPI.` : dpi >= 300 ? `Print quality: ${dpi} DPI` : `Print quality: ${dpi} DPI (good)`;
+/** The card's print-quality badge shows this DPI, at the level of that DPI. */
+async function expectBadge(c: Locator, dpi: number) {
+  const badge = c.locator('.dpi-badge');
+  await expect(badge).toHaveText(new RegExp(` ${dpi} DPI$`));
+  await expect(badge).toHaveAttribute('data-level', dpiLevel(dpi));
+}
 
 test('the product page: screenshots, live mockups, prices by size, print quality, and a cart that survives a reload', async ({ page }) => {
   test.setTimeout(90_000);
@@ -114,8 +119,8 @@ test('the product page: screenshots, live mockups, prices by size, print quality
   const small = product.screenshot_sizes[0]!;
   const smallDpi = dpiOf(small, areaOf(tee, size));
   expect(smallDpi).toBeLessThan(150);
-  await expect(teeCard.getByText(qualityText(smallDpi))).toBeVisible();
-  await expect(teeCard.getByText(/Print-on-demand providers hold orders below 150 DPI/)).toBeVisible();
+  await expectBadge(teeCard, smallDpi);
+  await expect(teeCard.locator('.product-card__hint')).toBeVisible();
   const first = await mockupWith(teeCard, product.screenshots[0]!);
 
   // Switching screenshots redraws the mockup and the print quality.
@@ -123,8 +128,8 @@ test('the product page: screenshots, live mockups, prices by size, print quality
   const second = await mockupWith(teeCard, product.screenshots[1]!);
   expect(second).not.toBe(first);
   const large = product.screenshot_sizes[1]!;
-  await expect(teeCard.getByText(qualityText(dpiOf(large, areaOf(tee, size))), { exact: true })).toBeVisible();
-  await expect(teeCard.getByText(/Low resolution/)).toHaveCount(0);
+  await expectBadge(teeCard, dpiOf(large, areaOf(tee, size)));
+  await expect(teeCard.locator('.product-card__hint')).toHaveCount(0);
 
   await grid.getByRole('radio', { name: 'Thumbnail' }).check();
   const thumb = await mockupWith(teeCard, product.thumbnail_url!);
@@ -144,7 +149,7 @@ test('the product page: screenshots, live mockups, prices by size, print quality
   const [surchargedSize, surcharge] = Object.entries(tee.size_surcharges_cents).find(([, cents]) => cents > 0)!;
   await sizeSelect.selectOption(surchargedSize);
   await expect(teeCard.getByText(formatCents(tee.price_cents + surcharge), { exact: true })).toBeVisible();
-  await expect(teeCard.getByText(qualityText(dpiOf(large, areaOf(tee, surchargedSize))), { exact: true })).toBeVisible();
+  await expectBadge(teeCard, dpiOf(large, areaOf(tee, surchargedSize)));
 
   // Three items: the tee twice (two colours) and another product.
   await teeCard.getByRole('button', { name: 'Add to Cart' }).click();
@@ -224,6 +229,7 @@ test('an unknown or malformed product id is Product Not Found', async ({ page })
 });
 
 test('a failed product fetch offers Retry and the categories, and Retry loads the product', async ({ page }) => {
+  test.setTimeout(60_000);
   const { product } = await makeProduct(page, { width: 640, height: 360 }, { width: 1280, height: 720 });
   let fail = true;
   await page.route(`**/api/product/${product.id}`, (route) =>
@@ -327,7 +333,7 @@ test('choosing a category signed in makes the pending screenshots into a product
   await seedPendingMerch(page, { videoId: video.id, videoUrl: video.video_url!, thumbnail: video.thumbnail_url, title: video.title }, await screenshot(800, 450, '#ff8800', '#0088ff'));
 
   await page.getByRole('button', { name: 'Hats' }).click();
-  await expect(page).toHaveURL(/\/product\/[0-9a-f-]{36}$/);
+  await expect(page).toHaveURL(/\/product\/[0-9a-f-]{36}\?category=hats$/);
   const id = new URL(page.url()).pathname.split('/').pop()!;
   const reply = await page.request.get(`/api/product/${id}`);
   const { product, products } = (await reply.json()) as ProductReply;

@@ -13,10 +13,14 @@
  * the tests can judge captures by RGB PSNR, which also catches colour read with the wrong matrix
  * or range, while every frame still differs from its neighbours in luma detail and barcode.
  */
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { findMediaTools, runFfmpeg } from '../api/platform/media/ffmpeg.ts';
+
+const run = promisify(execFile);
 
 export const BARCODE = { bits: 16, block: 40 } as const;
 
@@ -29,7 +33,23 @@ export interface QaClip {
   seconds: number;
   /** Display rotation in degrees, as phones record it. */
   rotate?: 90;
+  /**
+   * A variable frame rate: frames last 1, 2, 3 and 4 sixtieths of a second in turn (fps is then
+   * the rate of that sixtieth), and frame VFR_LONG_FRAME lasts 34 sixtieths; `seconds` is the
+   * clip's length in frames' time. Its frames' own times come from ffprobe (see frameTimes in
+   * qa-frames.ts).
+   */
+  vfr?: true;
 }
+
+/** The long frame of the variable-rate clip, and how many frames that clip has. */
+export const VFR_LONG_FRAME = 39;
+export const VFR_FRAMES = 60;
+/**
+ * Each frame's time in sixtieths of a second: cycles of four frames lasting 1, 2, 3 and 4 (10 a
+ * cycle), and 30 more from the frame after the long one.
+ */
+const VFR_PTS = `(floor(N/4)*10+if(eq(mod(N\\,4)\\,0)\\,0\\,if(eq(mod(N\\,4)\\,1)\\,1\\,if(eq(mod(N\\,4)\\,2)\\,3\\,6)))+30*gte(N\\,${VFR_LONG_FRAME + 1}))`;
 
 export const QA_CLIPS: QaClip[] = [
   { name: 'h264-720p24.mp4', codec: 'h264', width: 1280, height: 720, fps: 24, seconds: 2 },
@@ -40,6 +60,8 @@ export const QA_CLIPS: QaClip[] = [
   { name: 'h264-1080p60.mp4', codec: 'h264', width: 1920, height: 1080, fps: 60, seconds: 2 },
   { name: 'vp9-720p30.webm', codec: 'vp9', width: 1280, height: 720, fps: 30, seconds: 2 },
   { name: 'vp9-1080p25.webm', codec: 'vp9', width: 1920, height: 1080, fps: 25, seconds: 2 },
+  { name: 'vp9-720p60.webm', codec: 'vp9', width: 1280, height: 720, fps: 60, seconds: 2 },
+  { name: 'h264-720p-vfr.mp4', codec: 'h264', width: 1280, height: 720, fps: 60, seconds: 3, vfr: true },
   { name: 'h264-portrait-rotated.mp4', codec: 'h264', width: 1280, height: 720, fps: 30, seconds: 2, rotate: 90 },
 ];
 
@@ -55,15 +77,19 @@ function filter(c: QaClip): string {
   const colour = `color=c=gray:s=64x36:r=${c.fps},format=yuv444p,` +
     `geq=lum=128:cb='128+24*sin(2*PI*(X/W+T/4))':cr='128+24*cos(2*PI*(Y/H+X/(2*W)-T/5))',` +
     `scale=${c.width}x${c.height}:flags=bicubic,format=yuv444p[colour]`;
-  return `${bar};${luma};${colour};[luma][colour]mergeplanes=0x001112:yuv444p[picture];[picture][bar]overlay=0:0,format=yuv420p[v]`;
+  // A variable-rate clip keeps its frames (and their barcodes) and gets new times for them; the
+  // fine time base keeps those times exact through the encoder.
+  const times = c.vfr ? `,settb=1/600,setpts='${VFR_PTS}/(${c.fps}*TB)'` : '';
+  return `${bar};${luma};${colour};[luma][colour]mergeplanes=0x001112:yuv444p[picture];[picture][bar]overlay=0:0,format=yuv420p${times}[v]`;
 }
 
 export function qaClipArgs(c: QaClip, out: string): string[] {
   const codec = c.codec === 'h264'
     ? ['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '18', '-g', String(c.fps), '-movflags', '+faststart']
     : ['-c:v', 'libvpx-vp9', '-b:v', '4M', '-deadline', 'realtime', '-cpu-used', '8', '-g', String(c.fps)];
+  const length = c.vfr ? ['-frames:v', String(VFR_FRAMES), '-fps_mode', 'passthrough', '-enc_time_base:v', '1/600'] : ['-t', String(c.seconds)];
   return [
-    '-y', '-filter_complex', filter(c), '-map', '[v]', '-t', String(c.seconds), ...codec,
+    '-y', '-filter_complex', filter(c), '-map', '[v]', ...length, ...codec,
     '-colorspace', 'bt709', '-color_primaries', 'bt709', '-color_trc', 'bt709', '-color_range', 'tv',
     out,
   ];
@@ -81,23 +107,56 @@ export const QA_CLIPS_DIR = path.resolve(
 
 export async function makeQaClips(): Promise<string[]> {
   mkdirSync(QA_CLIPS_DIR, { recursive: true });
-  const { ffmpeg } = await findMediaTools({ ffmpegPath: process.env.FFMPEG_PATH ?? null, ffprobePath: process.env.FFPROBE_PATH ?? null });
+  const { ffmpeg, ffprobe } = await findMediaTools({ ffmpegPath: process.env.FFMPEG_PATH ?? null, ffprobePath: process.env.FFPROBE_PATH ?? null });
   const made: string[] = [];
   for (const clip of QA_CLIPS) {
     const out = path.join(QA_CLIPS_DIR, clip.name);
     if (existsSync(out)) continue;
-    const tmp = `${out}.tmp${path.extname(out)}`;
+    // Named for this process: two test runs making the clips at once never write one file together.
+    const tmp = `${out}.${process.pid}.tmp${path.extname(out)}`;
     await runFfmpeg(ffmpeg, qaClipArgs(clip, tmp), 300_000);
     if (clip.rotate) {
       // The display rotation goes in as container metadata on a stream copy, as a phone writes it.
-      const rotated = `${out}.rot${path.extname(out)}`;
+      const rotated = `${out}.${process.pid}.rot${path.extname(out)}`;
       await runFfmpeg(ffmpeg, ['-y', '-i', tmp, '-c', 'copy', '-metadata:s:v:0', `rotate=${clip.rotate}`, rotated]);
       renameSync(rotated, tmp);
     }
+    await checkQaClip(ffprobe, clip, tmp);
     renameSync(tmp, out);
     made.push(clip.name);
   }
   return made;
+}
+
+/**
+ * Checks a made clip against its recipe with ffprobe: its frame count and rate, the display
+ * rotation of a phone clip, and frames of genuinely different lengths in a variable-rate one.
+ */
+async function checkQaClip(ffprobe: string, clip: QaClip, file: string): Promise<void> {
+  const { stdout } = await run(ffprobe, [
+    '-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=codec_name,width,height,r_frame_rate:stream_side_data=rotation:packet=pts_time',
+    '-of', 'json', file,
+  ], { maxBuffer: 16 * 1024 * 1024 });
+  const data = JSON.parse(stdout) as {
+    streams: Array<{ codec_name: string; width: number; height: number; side_data_list?: Array<{ rotation?: number }> }>;
+    packets: Array<{ pts_time: string }>;
+  };
+  const stream = data.streams[0]!;
+  const fail = (what: string) => {
+    throw new Error(`QA clip ${clip.name}: ${what}`);
+  };
+  if (stream.codec_name !== clip.codec || stream.width !== clip.width || stream.height !== clip.height) fail(`is ${stream.codec_name} ${stream.width}x${stream.height}`);
+  const times = data.packets.map((p) => Number(p.pts_time)).sort((a, b) => a - b);
+  const frames = clip.vfr ? VFR_FRAMES : Math.round(clip.seconds * clip.fps);
+  if (times.length !== frames) fail(`has ${times.length} frames, not ${frames}`);
+  if (clip.rotate) {
+    // ffprobe gives the display matrix's rotation the other way round from the metadata tag.
+    const rotation = stream.side_data_list?.find((d) => d.rotation !== undefined)?.rotation;
+    if (rotation === undefined || Math.abs(Math.abs(rotation) - clip.rotate) > 0.5) fail(`has display rotation ${rotation}, not ${clip.rotate}`);
+  }
+  const lengths = new Set(times.slice(1).map((t, i) => Math.round((t - times[i]!) * clip.fps)));
+  const expected = clip.vfr ? [1, 2, 3, 4, 34] : [1];
+  if ([...lengths].sort((a, b) => a - b).join() !== expected.join()) fail(`has frames of ${[...lengths].join(', ')} 1/${clip.fps} s, not ${expected.join(', ')}`);
 }
 
 /**

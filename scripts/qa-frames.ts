@@ -61,3 +61,15 @@ export async function frameIndexOf(image: Buffer, clip: QaClip): Promise<number>
 export function displaySizeOf(clip: QaClip): { width: number; height: number } {
   return clip.rotate ? { width: clip.height, height: clip.width } : { width: clip.width, height: clip.height };
 }
+
+/**
+ * The presentation times in seconds of every frame of a clip, ascending, as stored (the times a
+ * player's currentTime and ffmpeg's -copyts count in): frame n of the clip is shown from times[n]
+ * until times[n + 1].
+ */
+export async function frameTimes(ffprobe: string, clip: QaClip): Promise<number[]> {
+  const { stdout } = await run(ffprobe, [
+    '-v', 'error', '-select_streams', 'v:0', '-show_entries', 'packet=pts_time', '-of', 'csv=p=0', path.join(QA_CLIPS_DIR, clip.name),
+  ], { maxBuffer: 16 * 1024 * 1024 });
+  return stdout.split('\n').map(Number.parseFloat).filter(Number.isFinite).sort((a, b) => a - b);
+}

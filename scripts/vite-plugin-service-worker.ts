@@ -15,6 +15,8 @@ export interface ServiceWorkerOptions {
   source?: string;
   /** Files cached after activation rather than at install. */
   deferred?: RegExp;
+  /** Files never precached (build-relative paths): loaded only when a feature asks for them. */
+  exclude?: RegExp;
 }
 
 const OUTPUT = 'sw.js';
@@ -44,7 +46,7 @@ export function serviceWorker(options: ServiceWorkerOptions = {}): Plugin {
     async writeBundle(output) {
       const outDir = output.dir;
       if (!outDir) return;
-      const list = (await files(outDir)).filter((f) => f !== OUTPUT && !SKIP.test(f)).sort();
+      const list = (await files(outDir)).filter((f) => f !== OUTPUT && !SKIP.test(f) && !options.exclude?.test(f)).sort();
       const hash = createHash('sha256');
       for (const file of list) hash.update(file).update('\0').update(createHash('sha256').update(await readFile(path.join(outDir, file))).digest());
       const urls = list.map((f) => `/${f}`);

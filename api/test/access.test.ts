@@ -132,6 +132,12 @@ const TABLE: Row[] = [
     needs: 'public',
     request: () => ({ method: 'POST', url: '/api/capture-screenshot', payload: { video_url: '/media/videos/ab/none.mp4', timestamp: 1 } }),
   },
+  {
+    method: 'POST',
+    url: '/api/capture-multiple-screenshots',
+    needs: 'public',
+    request: () => ({ method: 'POST', url: '/api/capture-multiple-screenshots', payload: { video_url: '/media/videos/ab/none.mp4', timestamps: [1, 2] } }),
+  },
   { method: 'POST', url: '/api/process-shirt-image', needs: 'public', request: () => ({ method: 'POST', url: '/api/process-shirt-image', payload: { image_data: 'data:image/png;base64,AAAA' } }) },
   {
     method: 'POST',

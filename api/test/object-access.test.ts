@@ -130,6 +130,7 @@ type Row = ObjectRow | OwnRow;
 const OBJECT_ROUTES = new Set([
   'GET /api/video-info',
   'POST /api/capture-screenshot',
+  'POST /api/capture-multiple-screenshots',
   'POST /api/create-product',
   'GET /api/studio/videos',
   'GET /api/studio/profile',
@@ -622,6 +623,17 @@ function videoRows(owner: 'A' | 'B'): Row[] {
       ref: () => videoKeyOf(v().rejected),
       absent: () => newKey('mp4'),
       build: (key) => ({ method: 'POST', url: '/api/capture-screenshot', payload: { video_url: `/media/videos/${key}`, timestamp: 1 } }),
+    },
+    {
+      kind: 'object',
+      method: 'POST',
+      url: '/api/capture-multiple-screenshots',
+      object: `frames of ${owner}'s rejected video`,
+      owner,
+      may: NOBODY,
+      ref: () => videoKeyOf(v().rejected),
+      absent: () => newKey('mp4'),
+      build: (key) => ({ method: 'POST', url: '/api/capture-multiple-screenshots', payload: { video_url: `/media/videos/${key}`, timestamps: [1, 2] } }),
     },
     {
       kind: 'object',

@@ -18,11 +18,28 @@ export const parsePosition = (text: string | null) => {
   return { x: Number(match[1]), y: Number(match[2]) };
 };
 
-/** Opens /test-crop-tool, picks the test thumbnail and opens the crop tool; returns the dialog. */
-export async function openTool(page: Page) {
+/** A photo made here, by default 1800 x 1200: 4x6 in landscape at exactly 300 DPI. */
+export async function photo(width = 1800, height = 1200) {
+  const pixels = Buffer.alloc(width * height * 3);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = (y * width + x) * 3;
+      pixels[i] = (x * 255) / width;
+      pixels[i + 1] = (y * 255) / height;
+      pixels[i + 2] = ((x ^ y) & 32) * 4;
+    }
+  }
+  const buffer = await sharp(pixels, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 90 })
+    .toBuffer();
+  return { name: 'photo.jpg', mimeType: 'image/jpeg', buffer, size: `${width} × ${height} px` };
+}
+
+/** Opens /test-crop-tool, picks an image (the test thumbnail unless given) and opens the crop tool; returns the dialog. */
+export async function openTool(page: Page, image?: Awaited<ReturnType<typeof photo>>) {
   await page.goto('/test-crop-tool');
-  await page.getByLabel('Choose an image').setInputFiles(THUMBNAIL);
-  await expect(page.getByRole('figure', { name: 'Before' })).toContainText('640 × 360 px');
+  await page.getByLabel('Choose an image').setInputFiles(image ? { name: image.name, mimeType: image.mimeType, buffer: image.buffer } : THUMBNAIL);
+  await expect(page.getByRole('figure', { name: 'Before' })).toContainText(image?.size ?? '640 × 360 px');
   await page.getByRole('button', { name: 'Open Crop Tool' }).click();
   const dialog = page.getByRole('dialog', { name: 'Simple Print Crop Tool' });
   await expect(dialog).toBeVisible();

@@ -10,7 +10,7 @@ import {
   subscriptionEmailRoute,
   welcomeEmailRoute,
 } from './auth.ts';
-import { captureScreenshotRoute } from './capture.ts';
+import { captureMultipleScreenshotsRoute, captureScreenshotRoute } from './capture.ts';
 import { devMailMessageRoute, devMailRoute } from './mail.ts';
 import {
   calculateShippingRoute,
@@ -116,6 +116,7 @@ export const API_ROUTES = [
   updateChannelRoute,
   videoInfoRoute,
   captureScreenshotRoute,
+  captureMultipleScreenshotsRoute,
   processShirtImageRoute,
   processPrintQualityRoute,
   createProductRoute,

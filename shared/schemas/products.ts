@@ -6,12 +6,20 @@ import { CatalogueProductReply } from './catalogue.ts';
 import { errorReplies } from './common.ts';
 import { defineRoute } from './route.ts';
 
-/** One screenshot of at most this many bytes once decoded from its data URL. */
-export const MAX_SCREENSHOT_BYTES = 8 * 1024 * 1024;
+/**
+ * One screenshot of at most this many bytes once decoded from its data URL. Captured frames are
+ * kept as lossless PNGs: 2 to 3.4 MB for a 1080p frame, 8 to 13 MB for a 4K one with camera noise.
+ */
+export const MAX_SCREENSHOT_BYTES = 16 * 1024 * 1024;
 /** Base64 takes 4 characters per 3 bytes, plus the data URL's header. */
-const MAX_SCREENSHOT_DATA_URL = Math.ceil((MAX_SCREENSHOT_BYTES * 4) / 3) + 64;
-/** The whole create-product body: six screenshots at the limit, and the text fields. */
-export const CREATE_PRODUCT_BODY_LIMIT = MAX_SCREENSHOTS * MAX_SCREENSHOT_DATA_URL + 64 * 1024;
+const dataUrlLength = (bytes: number) => Math.ceil((bytes * 4) / 3) + 64;
+const MAX_SCREENSHOT_DATA_URL = dataUrlLength(MAX_SCREENSHOT_BYTES);
+/**
+ * The whole create-product body: six screenshots of 8 MB (six 1080p PNGs several times over, or
+ * one 4K PNG at the limit with smaller ones), and the text fields. Larger bodies are refused (413)
+ * before they are read.
+ */
+export const CREATE_PRODUCT_BODY_LIMIT = MAX_SCREENSHOTS * dataUrlLength(8 * 1024 * 1024) + 64 * 1024;
 
 export const PRODUCT_MESSAGES = {
   tooManyScreenshots: `At most ${MAX_SCREENSHOTS} screenshots can be used for one product.`,
@@ -76,14 +84,30 @@ export const MerchProductReply = Type.Object({
 });
 export type MerchProductReply = Static<typeof MerchProductReply>;
 
+/**
+ * The product page's query, the same for both of its addresses: the category to list ('all' or
+ * empty for every one; an unknown name is refused with 400), and the page's hints `authenticated`
+ * and `email`, which are not trusted. Cache-busting parameters are allowed and ignored.
+ */
+const ProductPageQuery = Type.Object(
+  {
+    category: Type.Optional(Type.Union([Type.Enum([...MERCH_CATEGORIES]), Type.Literal('all'), Type.Literal('')])),
+    authenticated: Type.Optional(Type.String({ maxLength: 10 })),
+    email: Type.Optional(Type.String({ maxLength: 320 })),
+  },
+  { additionalProperties: true },
+);
+
 export const productRoute = defineRoute({
   method: 'GET',
   url: '/api/product/:productId',
   access: 'public',
   schema: {
-    summary: 'A merch product with its screenshots, and the catalogue products it can be printed on',
+    summary:
+      'A merch product with its screenshots, and the catalogue products it can be printed on: those of `category`, else of the category the product was made in (every product when it has none).',
     tags: ['shop'],
     params: Type.Object({ productId: Type.String({ format: 'uuid' }) }),
+    querystring: ProductPageQuery,
     response: {
       200: Type.Object({
         success: Type.Literal(true),
@@ -105,15 +129,7 @@ export const browseProductsRoute = defineRoute({
     summary:
       "The catalogue products of a category, for browsing before any screenshot exists. `authenticated` and `email` are the page's hints and are not trusted.",
     tags: ['shop'],
-    querystring: Type.Object(
-      {
-        category: Type.Optional(Type.Union([Type.Enum([...MERCH_CATEGORIES]), Type.Literal('all'), Type.Literal('')])),
-        authenticated: Type.Optional(Type.String({ maxLength: 10 })),
-        email: Type.Optional(Type.String({ maxLength: 320 })),
-      },
-      // Cache-busting parameters are allowed and ignored.
-      { additionalProperties: true },
-    ),
+    querystring: ProductPageQuery,
     response: {
       200: Type.Object({
         success: Type.Literal(true),

@@ -62,11 +62,11 @@ describe('print quality on every product', () => {
         // An image exactly filling the area at a DPI prints at that DPI.
         const at = (dpi: number) => ({ width: Math.round(area.widthIn * dpi), height: Math.round(area.heightIn * dpi) });
         const label = `${p.sku} ${size ?? ''}`;
-        expect(printQuality(at(PRINT_DPI), p, size), label).toMatchObject({ level: 'excellent', area });
+        expect(printQuality(at(PRINT_DPI), p, size), label).toMatchObject({ level: 'ready', area });
         expect(printQuality(at(PRINT_DPI), p, size).dpi, label).toBeGreaterThanOrEqual(PRINT_DPI - 1);
-        expect(printQuality(at(PRINT_DPI + 20), p, size).level, label).toBe('excellent');
-        expect(printQuality(at(200), p, size).level, label).toBe('good');
-        expect(printQuality(at(LOW_DPI_THRESHOLD + 2), p, size).level, label).toBe('good');
+        expect(printQuality(at(PRINT_DPI + 20), p, size).level, label).toBe('ready');
+        expect(printQuality(at(200), p, size).level, label).toBe('acceptable');
+        expect(printQuality(at(LOW_DPI_THRESHOLD + 2), p, size).level, label).toBe('acceptable');
         expect(printQuality(at(LOW_DPI_THRESHOLD - 2), p, size).level, label).toBe('low');
         expect(printQuality(at(72), p, size).level, label).toBe('low');
       }

@@ -6,10 +6,10 @@
 import type { Area, CatalogueProduct } from '../catalogue/parse.ts';
 import { printAreaFor } from '../catalogue/parse.ts';
 import type { Cents } from '../money.ts';
-import { effectiveDpi, PRINT_DPI, type Size } from '../print.ts';
+import { ACCEPTABLE_DPI, dpiLevel, effectiveDpi, type DpiLevel, type Size } from '../print.ts';
 
 /** Below this many dots per inch print-on-demand providers hold an order for review. */
-export const LOW_DPI_THRESHOLD = 150;
+export const LOW_DPI_THRESHOLD = ACCEPTABLE_DPI;
 export const MAX_ITEM_QUANTITY = 100;
 
 export class PricingError extends Error {
@@ -49,7 +49,7 @@ export function subtotalCents(lines: readonly CartLine[]): Cents {
   return total;
 }
 
-export type PrintQualityLevel = 'low' | 'good' | 'excellent';
+export type PrintQualityLevel = DpiLevel;
 
 export interface PrintQuality {
   dpi: number;
@@ -57,12 +57,9 @@ export interface PrintQuality {
   area: Area;
 }
 
-/**
- * How a screenshot of this pixel size prints on the product's area for the size chosen: below
- * 150 DPI it is 'low' (providers hold such orders), from 300 DPI 'excellent', else 'good'.
- */
+/** How a screenshot of this pixel size prints on the product's area for the size chosen, at the badge's three levels. */
 export function printQuality(image: Size, product: Pick<CatalogueProduct, 'printAreas'>, size: string | null): PrintQuality {
   const area = printAreaFor(product, size);
   const dpi = effectiveDpi(image, area);
-  return { dpi, area, level: dpi < LOW_DPI_THRESHOLD ? 'low' : dpi >= PRINT_DPI ? 'excellent' : 'good' };
+  return { dpi, area, level: dpiLevel(dpi) };
 }

@@ -55,6 +55,8 @@ export const routes: RouteObject[] = [
           // One screen for both; it reads its mode from the path.
           { path: 'login', Component: LoginPage },
           { path: 'signup', Component: LoginPage },
+          // The spec's auth screen: the sign-in page, both ways in, the same safe return.
+          { path: 'auth', Component: LoginPage },
           { path: 'dev/mail', Component: DevMailPage },
           { path: 'test-crop-tool', Component: TestCropToolPage },
           { path: 'merchandise', Component: MerchandiseRoute },

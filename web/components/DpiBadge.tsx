@@ -15,8 +15,9 @@ export function DpiBadge({ dpi, label }: DpiBadgeProps) {
   const level = dpiLevel(dpi);
   const text = `${DPI_LEVEL_LABELS[level]} · ${dpi} DPI`;
   return (
-    <span className={`dpi-badge dpi-badge--${level}`} data-level={level} aria-label={label ? `${label}: ${text}` : text}>
+    <span className={`dpi-badge dpi-badge--${level}`} data-level={level}>
       <span className="dpi-badge__dot" aria-hidden="true" />
+      {label && <span className="visually-hidden">{label}: </span>}
       {text}
     </span>
   );

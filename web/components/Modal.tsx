@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
 import { Icon } from './Icon.tsx';
 import './Modal.css';
 
@@ -12,7 +13,8 @@ interface ModalProps {
  * A modal dialog on the native <dialog>: showModal() makes the rest of the page inert and
  * keeps focus inside. It opens on mount, focuses the element marked `data-autofocus` (else
  * the first control), closes on Escape, the close button or a click on the backdrop, and
- * gives focus back to whatever had it before.
+ * gives focus back to whatever had it before. It is rendered at the end of <body>, so the
+ * styles of the part of the page that opens it (the dark navbar's light text) never reach it.
  */
 export function Modal({ title, onClose, children }: ModalProps) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -42,7 +44,7 @@ export function Modal({ title, onClose, children }: ModalProps) {
     };
   }, []);
 
-  return (
+  const element = (
     <dialog
       ref={ref}
       className="modal"
@@ -70,4 +72,6 @@ export function Modal({ title, onClose, children }: ModalProps) {
       </div>
     </dialog>
   );
+  // Rendered to a string (no document), it stays where it is written.
+  return typeof document === 'undefined' ? element : createPortal(element, document.body);
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { displaySize, extractArgs, FALLBACK_FPS, parseProbeLog, parseShownPts } from './frames.ts';
+import { frameAt, sortedTimes } from '../../shared/media/frameAt.ts';
+import { displaySize, extractArgs, listArgs, parseFrameList, parseProbeLog, parseShownPts, parseStartTime } from './frames.ts';
 
 const MP4 = [
   "Input #0, mov,mp4,m4a,3gp,3g2,mj2, from 'input.mp4':",
@@ -45,53 +46,138 @@ describe('parseProbeLog', () => {
   });
 });
 
-/** The frame ffmpeg keeps with extractArgs' select expression, for frames at pts `start + i / fps`. */
-function keptFrame(args: string[], start: number, fps: number, count: number): number | null {
+/** Presentation times of a variable-rate clip: frames of 1/60, 1/30, 1/20 and 1/15 s in turn, then one of 0.567 s. */
+const VFR = [0, 1 / 60, 3 / 60, 6 / 60, 10 / 60, 11 / 60, 13 / 60, 16 / 60, 20 / 60, 54 / 60, 55 / 60];
+
+describe('frameAt', () => {
+  it('picks the last frame whose time is at or before the target, whatever the frame lengths', () => {
+    expect(frameAt(VFR, 0.05)!.index).toBe(2);
+    expect(frameAt(VFR, 0.0999)!.index).toBe(2);
+    expect(frameAt(VFR, 0.1001)!.index).toBe(3);
+    // Inside the long frame: near its start, in its middle and just before the next frame.
+    for (const t of [20 / 60 + 0.001, 0.6, 54 / 60 - 0.001]) expect(frameAt(VFR, t)!.index).toBe(8);
+  });
+
+  it('counts a target exactly at a frame time, or a rounding error below it, as that frame', () => {
+    expect(frameAt(VFR, 11 / 60)!.index).toBe(5);
+    expect(frameAt(VFR, Number((11 / 60).toFixed(6)))!.index).toBe(5);
+    expect(frameAt(VFR, 11 / 60 - 1e-5)!.index).toBe(4);
+  });
+
+  it('shows the first frame before it starts and the last after the end; nothing without frames', () => {
+    expect(frameAt([0.007, 0.04, 0.074], 0)).toMatchObject({ index: 0, pts: 0.007 });
+    expect(frameAt(VFR, 99)).toMatchObject({ index: VFR.length - 1, next: null, to: null });
+    expect(frameAt([], 1)).toBeNull();
+  });
+
+  it('takes the last of frames that share a time, and matches them by their time alone', () => {
+    const tied = [0, 0.1, 0.1, 0.2];
+    expect(frameAt(tied, 0.15)).toMatchObject({ index: 2, pts: 0.1, next: 0.2 });
+    expect(frameAt(tied, 0.1)!.index).toBe(2);
+    const chosen = frameAt(tied, 0.15)!;
+    expect(chosen.from).toBeLessThan(0.1);
+    expect(chosen.to).toBeGreaterThan(0.1);
+    expect(chosen.from).toBeGreaterThan(0);
+    expect(chosen.to).toBeLessThan(0.2);
+  });
+
+  it('matches a frame by a range that holds its time and no neighbour, even at 1000 fps', () => {
+    const fast = Array.from({ length: 50 }, (_, i) => i / 1000);
+    const chosen = frameAt(fast, 0.0205)!;
+    expect(chosen.pts).toBeCloseTo(0.02, 9);
+    expect(chosen.from).toBeGreaterThan(0.019);
+    expect(chosen.to).toBeLessThan(0.021);
+  });
+
+  it('sorts times from a listing in decode order and drops repeats', () => {
+    expect(sortedTimes([0, 0.1, 0.05, 0.05, NaN, 0.2])).toEqual([0, 0.05, 0.1, 0.2]);
+  });
+});
+
+describe('parseFrameList and parseStartTime', () => {
+  it('reads packet times in the listing\'s time base, in presentation order', () => {
+    const text = [
+      '#tb 0: 1/15360', '#media_type 0: video', '#codec_id 0: h264',
+      '0,      -1024,          0,      512,     4154, 0x3d7fac48',
+      '0,       -512,       2560,      512,     1642, 0x75022964, F=0x0',
+      '0,          0,       1024,      512,      837, 0x26e0a081, F=0x0',
+    ].join('\n');
+    expect(parseFrameList(text)).toEqual([0, 1024 / 15360, 2560 / 15360]);
+    expect(parseFrameList('no listing')).toEqual([]);
+  });
+
+  it('reads the start time of a WebM from the log', () => {
+    expect(parseStartTime(["Input #0, matroska,webm, from 'input.webm':", '  Duration: 00:00:01.01, start: 0.007000, bitrate: 290 kb/s'])).toBeCloseTo(0.007, 6);
+    expect(parseStartTime(MP4)).toBe(0);
+    expect(parseStartTime([])).toBe(0);
+  });
+});
+
+/** The frame ffmpeg keeps with extractArgs' seek and select expression, for frames at `times`. */
+function keptFrame(args: string[], times: readonly number[], start: number): number | null {
   const vf = args[args.indexOf('-vf') + 1]!;
-  const m = /lte\(t\\,([\d.]+)\)\*gt\(t\+([\d.]+)\\,([\d.]+)\)/.exec(vf)!;
-  const [target, frame] = [Number(m[1]), Number(m[2])];
-  const seek = Number(args[args.indexOf('-ss') + 1]);
-  for (let i = 0; i < count; i++) {
-    const t = Math.round((start + i / fps) * 1e6) / 1e6;
-    if (t >= seek && t <= target && t + frame > target) return i;
+  const m = /gte\(t\\,(-?[\d.]+)\)(?:\*lt\(t\\,([\d.]+)\))?/.exec(vf)!;
+  const [from, to] = [Number(m[1]), m[2] === undefined ? Infinity : Number(m[2])];
+  // With -copyts, frames before the seek time plus the start time are dropped.
+  const trim = Number(args[args.indexOf('-ss') + 1]) + start;
+  for (let i = 0; i < times.length; i++) {
+    const t = Math.round(times[i]! * 1e6) / 1e6;
+    if (t >= trim && t >= from && t < to) return i;
   }
   return null;
 }
 
 describe('extractArgs', () => {
-  const info = (fps: number | null) => ({ width: 1280, height: 720, fps, rotation: 0, matrix: 'bt709' as const, range: 'tv' as const });
+  const info = { width: 1280, height: 720, fps: 30, rotation: 0, matrix: 'bt709' as const, range: 'tv' as const };
+  const kept = (times: readonly number[], target: number, start = 0) => keptFrame(extractArgs('in.mp4', 'out', info, frameAt(times, target)!, start), times, start);
 
-  it('keeps the frame whose display interval holds the target, not the first frame after it', () => {
+  it('keeps the frame on screen at the target on constant-rate clips, not the first frame after it', () => {
     for (const fps of [24, 25, 30, 60]) {
+      const times = Array.from({ length: 48 }, (_, i) => i / fps);
       for (const n of [0, 1, 37, 47]) {
         // The centre of frame n, as a test seeks to, and the start of frame n plus a millisecond.
-        expect(keptFrame(extractArgs('in.mp4', 'out', info(fps), (n + 0.5) / fps), 0, fps, 48)).toBe(n);
-        expect(keptFrame(extractArgs('in.mp4', 'out', info(fps), n / fps + 0.001), 0, fps, 48)).toBe(n);
+        expect(kept(times, (n + 0.5) / fps)).toBe(n);
+        expect(kept(times, n / fps + 0.001)).toBe(n);
       }
     }
   });
 
-  it('handles a WebM whose first frame starts at 7 ms', () => {
-    const start = 0.007;
-    for (const n of [0, 12, 37]) {
-      const pts = Math.round((start + n / 30) * 1000) / 1000;
-      expect(keptFrame(extractArgs('in.webm', 'out', info(30), pts + 0.001), start, 30, 60)).toBe(n);
+  it('keeps the frame on screen on a variable-rate clip: just after its start, just before the next, inside a long frame', () => {
+    for (let n = 0; n < VFR.length - 1; n++) {
+      expect(kept(VFR, VFR[n]! + 0.001), `just after frame ${n} starts`).toBe(n);
+      expect(kept(VFR, VFR[n + 1]! - 0.001), `just before frame ${n + 1} starts`).toBe(n);
     }
+    expect(kept(VFR, 100)).toBe(VFR.length - 1);
   });
 
-  it('decodes from a little before the target, converts with the stream matrix, and outputs one raw RGBA frame', () => {
-    const args = extractArgs('in.mp4', 'frame.rgba', info(30), 1.25);
-    expect(Number(args[args.indexOf('-ss') + 1])).toBeCloseTo(1.25 - 3 / 30, 5);
+  it('seeks to the frame itself, so a long frame that started long before the target is still decoded', () => {
+    const args = extractArgs('in.mp4', 'out', info, frameAt(VFR, 54 / 60 - 0.001)!, 0);
+    expect(Number(args[args.indexOf('-ss') + 1])).toBeLessThan(20 / 60);
+    expect(Number(args[args.indexOf('-ss') + 1])).toBeGreaterThan(20 / 60 - 0.1);
+  });
+
+  it('handles a WebM whose first frame starts at 7 ms', () => {
+    const start = 0.007;
+    const times = Array.from({ length: 60 }, (_, n) => Math.round((start + n / 30) * 1000) / 1000);
+    for (const n of [0, 12, 37]) expect(kept(times, times[n]! + 0.001, start)).toBe(n);
+  });
+
+  it('decodes from just before the frame, converts with the stream matrix, and outputs one raw RGBA frame', () => {
+    const times = Array.from({ length: 60 }, (_, n) => n / 30);
+    const args = extractArgs('in.mp4', 'frame.rgba', info, frameAt(times, 1.25)!, 0);
+    expect(Number(args[args.indexOf('-ss') + 1])).toBeCloseTo(37 / 30 - 0.0005 - 0.05, 5);
     expect(args.indexOf('-ss')).toBeLessThan(args.indexOf('-i'));
-    expect(args[args.indexOf('-vf') + 1]).toContain('scale=in_color_matrix=bt709:in_range=tv:out_range=pc,format=rgba');
-    expect(args.slice(-7)).toEqual(['-frames:v', '1', '-f', 'rawvideo', '-truncate', '0', 'frame.rgba']);
-    const early = extractArgs('in.mp4', 'o', info(30), 0.01);
+    expect(args).toContain('-copyts');
+    expect(args[args.indexOf('-vf') + 1]).toContain('showinfo,scale=in_color_matrix=bt709:in_range=tv:out_range=pc,format=rgba');
+    expect(args.slice(-8)).toEqual(['-frames:v', '1', '-f', 'rawvideo', '-truncate', '0', '-y', 'frame.rgba']);
+    const early = extractArgs('in.mp4', 'o', info, frameAt(times, 0.01)!, 0);
     expect(Number(early[early.indexOf('-ss') + 1])).toBe(0);
   });
 
-  it('assumes the fallback rate when the stream declares none', () => {
-    const args = extractArgs('in.mp4', 'o', info(null), 1);
-    expect(args[args.indexOf('-vf') + 1]).toContain(`gt(t+${(1 / FALLBACK_FPS).toFixed(6)}`);
+  it('lists packets of the first video stream with their own timestamps, copying rather than decoding', () => {
+    const args = listArgs('input.mp4', 'frames.crc');
+    expect(args).toEqual(expect.arrayContaining(['-copyts', '-map', '0:v:0', '-c', 'copy', '-f', 'framecrc']));
+    expect(args.indexOf('-copyts')).toBeLessThan(args.indexOf('-i'));
   });
 });
 

@@ -1,8 +1,10 @@
 /**
  * Pure parts of frame extraction with ffmpeg.wasm: reading the stream facts ffmpeg prints for an
- * input, the arguments that decode exactly the frame a viewer sees at a media time, and the
+ * input and the presentation times of its frames, the arguments that decode exactly the frame a
+ * viewer sees at a media time (chosen from those times, see shared/media/frameAt.ts), and the
  * presentation time ffmpeg reports for the frame it kept.
  */
+import { sortedTimes, type ChosenFrame } from '../../shared/media/frameAt.ts';
 
 export interface VideoStreamInfo {
   /** Coded size, before the display rotation. */
@@ -16,9 +18,6 @@ export interface VideoStreamInfo {
   matrix: 'bt709' | 'bt601' | 'bt2020';
   range: 'tv' | 'pc';
 }
-
-/** The frame rate assumed for a stream that declares none. */
-export const FALLBACK_FPS = 30;
 
 const MATRICES: Record<string, VideoStreamInfo['matrix']> = {
   bt709: 'bt709',
@@ -71,28 +70,78 @@ export function displaySize(info: VideoStreamInfo): { width: number; height: num
 }
 
 /**
- * ffmpeg arguments that decode the frame on screen at `target` (a time inside the frame on screen) as raw
- * RGBA at its display size, upright (ffmpeg turns rotated clips itself), converted with the
- * stream's own colour matrix and range as a browser converts it. Decoding starts a few frames
- * before the target (the demuxer goes back to the keyframe before that), and of the frames that
- * follow, the one kept is the frame whose display interval [pts, pts + 1/fps) holds the target:
- * `ffmpeg -ss t` alone would return the first frame at or after t instead. The output file is
- * overwritten from its start and not truncated.
+ * ffmpeg arguments that read the input once and list its first video stream's packets (stream
+ * copy, nothing decoded) to `output` in framecrc form, with the stream's own timestamps
+ * (-copyts: the times a browser's currentTime counts in). The log of the same run describes the
+ * input (see parseProbeLog and parseStartTime).
  */
-export function extractArgs(input: string, output: string, info: VideoStreamInfo, target: number): string[] {
-  const frame = 1 / (info.fps ?? FALLBACK_FPS);
-  const seek = Math.max(0, target - 3 * frame);
-  const t = target.toFixed(6);
-  const select = `select='lte(t\\,${t})*gt(t+${frame.toFixed(6)}\\,${t})'`;
+export function listArgs(input: string, output: string): string[] {
+  return [
+    '-hide_banner', '-loglevel', 'info',
+    '-copyts', '-i', input,
+    '-map', '0:v:0', '-c', 'copy', '-f', 'framecrc', '-y', output,
+  ];
+}
+
+/**
+ * The presentation times in seconds, ascending and without repeats, of the packets a framecrc
+ * listing holds (`#tb 0: 1/15360` gives the time base; each packet line reads
+ * `stream, dts, pts, duration, size, checksum`).
+ */
+export function parseFrameList(text: string): number[] {
+  const tb = /^#tb 0: (\d+)\/(\d+)/m.exec(text);
+  if (!tb) return [];
+  const unit = Number(tb[1]) / Number(tb[2]);
+  const times: number[] = [];
+  for (const line of text.split('\n')) {
+    const m = /^0,\s*-?\d+,\s*(-?\d+),/.exec(line);
+    if (m) times.push(Number(m[1]) * unit);
+  }
+  return sortedTimes(times);
+}
+
+/** The input's start time in seconds from the `Duration: ..., start: 0.007000, ...` line ffmpeg logs (0 without one). */
+export function parseStartTime(lines: readonly string[]): number {
+  for (const l of lines) {
+    const m = /^\s*Duration: .*\bstart: (-?[\d.]+)/.exec(l);
+    if (m) return Number(m[1]);
+  }
+  return 0;
+}
+
+/**
+ * Where ffmpeg's input seek goes to decode `frame`: a little before the frame's own time. With
+ * -copyts, ffmpeg drops decoded frames before the seek time plus the input's start time, so that
+ * start is taken off; the demuxer itself goes back to the keyframe before. A frame that started
+ * long before the requested time (a long frame of a variable-rate clip) is found all the same:
+ * the seek follows the frame, not the requested time.
+ */
+export function seekBefore(frame: ChosenFrame, start: number): number {
+  return Math.max(0, frame.from - start - 0.05);
+}
+
+/** The select filter that keeps `frame` and nothing else, by its presentation time. */
+export function selectFrame(frame: ChosenFrame): string {
+  const from = `gte(t\\,${frame.from.toFixed(6)})`;
+  return frame.to === null ? `select='${from}'` : `select='${from}*lt(t\\,${frame.to.toFixed(6)})'`;
+}
+
+/**
+ * ffmpeg arguments that decode `frame` (chosen from the stream's own times, see frameAt) as raw
+ * RGBA at its display size, upright (ffmpeg turns rotated clips itself), converted with the
+ * stream's own colour matrix and range as a browser converts it. The output file is overwritten
+ * from its start and not truncated.
+ */
+export function extractArgs(input: string, output: string, info: VideoStreamInfo, frame: ChosenFrame, start: number): string[] {
   const colour = `scale=in_color_matrix=${info.matrix}:in_range=${info.range}:out_range=pc,format=rgba`;
   return [
     '-hide_banner', '-loglevel', 'info',
-    '-ss', seek.toFixed(6), '-copyts', '-i', input,
+    '-ss', seekBefore(frame, start).toFixed(6), '-copyts', '-i', input,
     '-an', '-sn', '-dn',
-    '-vf', `${select},showinfo,${colour}`,
+    '-vf', `${selectFrame(frame)},showinfo,${colour}`,
     // The output file is kept between captures at its full size (see the capture worker): written
     // over in place rather than truncated, so its storage is not grown again chunk by chunk.
-    '-frames:v', '1', '-f', 'rawvideo', '-truncate', '0', output,
+    '-frames:v', '1', '-f', 'rawvideo', '-truncate', '0', '-y', output,
   ];
 }
 

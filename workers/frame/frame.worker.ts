@@ -1,10 +1,11 @@
 /**
- * The frame worker: encodes a captured frame's full-resolution JPEG off the main thread, so the
- * page paints the new screenshot's slot while the encoder works (a 1080p frame takes 15 to 30 ms
- * to encode, a 4K frame several times that).
+ * The frame worker: encodes a captured frame's full-resolution image (a lossless PNG,
+ * stored-frame.ts) off the main thread, so the page paints the new screenshot's slot while the
+ * encoder works (a PNG takes longer to make than a JPEG, and a 4K frame four times a 1080p one).
  */
 import * as Comlink from 'comlink';
 import type { FrameWorkerApi } from './api.ts';
+import { encodeStoredFrame } from './stored-frame.ts';
 
 /**
  * The canvas of the last frame, kept for the next one of the same size: a viewer captures several
@@ -14,7 +15,7 @@ import type { FrameWorkerApi } from './api.ts';
 let canvas: OffscreenCanvas | null = null;
 
 const api: FrameWorkerApi = {
-  async jpeg(frame, quality) {
+  async encode(frame) {
     try {
       const width = 'displayWidth' in frame ? frame.displayWidth : frame.width;
       const height = 'displayHeight' in frame ? frame.displayHeight : frame.height;
@@ -24,7 +25,7 @@ const api: FrameWorkerApi = {
       // Cleared as a new canvas starts, so a frame with transparency shows nothing of the last one.
       ctx.clearRect(0, 0, width, height);
       ctx.drawImage(frame, 0, 0, width, height);
-      return await canvas.convertToBlob({ type: 'image/jpeg', quality });
+      return await encodeStoredFrame(canvas);
     } finally {
       frame.close();
     }

@@ -1,12 +1,20 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { captureScreenshotRoute, CAPTURE_FAILED } from '../../../shared/schemas/capture.ts';
+import type { FastifyRequest } from 'fastify';
+import { captureMultipleScreenshotsRoute, captureScreenshotRoute, CAPTURE_FAILED } from '../../../shared/schemas/capture.ts';
+import { SERVER_CAPTURE_QUALITY } from '../../../shared/constants.ts';
 import { ERROR_CODES } from '../../../shared/schemas/common.ts';
 import { FailureLimiter } from '../../platform/http/rate-limit.ts';
 import { AppError } from '../../platform/http/errors.ts';
-import { CaptureFailed, captureStoredFrame, findCapturableVideo } from './service.ts';
+import { CaptureFailed, captureStoredFrames, findCapturableVideo, type StoredFrame } from './service.ts';
 import { storedVideoKey } from '../../platform/storage/media-urls.ts';
 
 const MAX_CONCURRENT = 2;
+
+const jpegDataUrl = (jpeg: Buffer) => `data:image/jpeg;base64,${jpeg.toString('base64')}`;
+
+function reply(shot: StoredFrame, timestamp: number) {
+  return { screenshot: jpegDataUrl(shot.preview), frame: jpegDataUrl(shot.frame), width: shot.width, height: shot.height, timestamp };
+}
 
 const capture: FastifyPluginAsyncTypebox = async (app) => {
   const perIp = new FailureLimiter(60, 60_000);
@@ -14,36 +22,54 @@ const capture: FastifyPluginAsyncTypebox = async (app) => {
   const publicHost = new URL(app.config.publicUrl).host;
   const deps = { db: app.db, storage: app.storage, tools: app.mediaTools, tmpDir: app.pendingObjects.tmpDir };
 
+  /**
+   * Both routes: only this site's visible videos (the key is looked up, never fetched), every time
+   * inside the video, each frame counted against the IP's limit, and at most MAX_CONCURRENT calls
+   * running ffmpeg at once. `pastEnd` answers a time after the end of the video.
+   */
+  async function captureFrames(request: FastifyRequest, url: string, times: readonly number[], quality: number, pastEnd: (index: number) => AppError) {
+    const key = storedVideoKey(url, [publicHost, request.headers.host]);
+    if (!key) {
+      throw AppError.badRequest('Only videos stored on this site can be captured.');
+    }
+    const video = await findCapturableVideo(app.db, key);
+    if (!video) throw AppError.notFound('Video not found.');
+    const late = times.findIndex((time) => !Number.isFinite(time) || time < 0 || (video.duration_ms !== null && time * 1000 > video.duration_ms));
+    if (late >= 0) throw pastEnd(late);
+    if (perIp.blocked(request.ip)) throw new AppError(429, ERROR_CODES.RATE_LIMITED, 'Too many captures. Please wait a minute.');
+    for (let i = 0; i < times.length; i++) perIp.fail(request.ip);
+    if (running >= MAX_CONCURRENT) throw new AppError(503, ERROR_CODES.SERVICE_UNAVAILABLE, CAPTURE_FAILED);
+    running++;
+    try {
+      return await captureStoredFrames(deps, key, times, quality);
+    } catch (err) {
+      if (err instanceof CaptureFailed) {
+        request.log.warn({ err }, 'server capture failed');
+        throw new AppError(422, ERROR_CODES.VALIDATION_FAILED, CAPTURE_FAILED);
+      }
+      throw err;
+    } finally {
+      running--;
+    }
+  }
+
   app.route({
     ...captureScreenshotRoute,
     handler: async (request) => {
-      const { video_url: url, timestamp, quality = 85 } = request.body;
-      // Only this site's video URLs: the key is looked up, never fetched.
-      const key = storedVideoKey(url, [publicHost, request.headers.host]);
-      if (!key) {
-        throw AppError.badRequest('Only videos stored on this site can be captured.');
-      }
-      const video = await findCapturableVideo(app.db, key);
-      if (!video) throw AppError.notFound('Video not found.');
-      if (video.duration_ms !== null && timestamp * 1000 > video.duration_ms) {
-        throw new AppError(422, ERROR_CODES.VALIDATION_FAILED, 'The timestamp is past the end of the video.');
-      }
-      if (perIp.blocked(request.ip)) throw new AppError(429, ERROR_CODES.RATE_LIMITED, 'Too many captures. Please wait a minute.');
-      perIp.fail(request.ip);
-      if (running >= MAX_CONCURRENT) throw new AppError(503, ERROR_CODES.SERVICE_UNAVAILABLE, CAPTURE_FAILED);
-      running++;
-      try {
-        const { jpeg, width, height } = await captureStoredFrame(deps, key, timestamp, quality);
-        return { success: true as const, screenshot: `data:image/jpeg;base64,${jpeg.toString('base64')}`, width, height, timestamp };
-      } catch (err) {
-        if (err instanceof CaptureFailed) {
-          request.log.warn({ err }, 'server capture failed');
-          throw new AppError(422, ERROR_CODES.VALIDATION_FAILED, CAPTURE_FAILED);
-        }
-        throw err;
-      } finally {
-        running--;
-      }
+      const { video_url: url, timestamp, quality = SERVER_CAPTURE_QUALITY } = request.body;
+      const pastEnd = () => new AppError(422, ERROR_CODES.VALIDATION_FAILED, 'The timestamp is past the end of the video.');
+      const [shot] = await captureFrames(request, url, [timestamp], quality, pastEnd);
+      return { success: true as const, ...reply(shot!, timestamp) };
+    },
+  });
+
+  app.route({
+    ...captureMultipleScreenshotsRoute,
+    handler: async (request) => {
+      const { video_url: url, timestamps, quality = SERVER_CAPTURE_QUALITY } = request.body;
+      const pastEnd = (i: number) => AppError.badRequest(`Timestamp ${i + 1} (${timestamps[i]} s) is past the end of the video.`);
+      const shots = await captureFrames(request, url, timestamps, quality, pastEnd);
+      return { success: true as const, screenshots: shots.map((shot, i) => reply(shot, timestamps[i]!)) };
     },
   });
 };

@@ -44,6 +44,36 @@ describe('channels and profiles', () => {
   });
 });
 
+describe('GET /api/creators/newest (the sidebar)', () => {
+  const newest = async () => ((await get('/api/creators/newest')).body.creators as Array<{ username: string }>).map((c) => c.username);
+
+  it('lists only creators with a listed video: none, pending, rejected or hidden ones do not count', async () => {
+    const fresh = await t.db
+      .insertInto('users')
+      .values({ email: 'novideos@example.com', username: 'novideos', display_name: 'No Videos Yet', role: 'creator' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    expect(await newest()).not.toContain('novideos');
+
+    const video = await t.db
+      .insertInto('videos')
+      .values({ user_id: fresh.id, title: 'Waiting for review', video_key: 'novideos/one.mp4', content_type: 'video/mp4', size_bytes: 1000, verification_status: 'pending' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    expect(await newest()).not.toContain('novideos');
+    await t.db.updateTable('videos').set({ verification_status: 'rejected' }).where('id', '=', video.id).execute();
+    expect(await newest()).not.toContain('novideos');
+
+    await t.db.updateTable('videos').set({ verification_status: 'approved' }).where('id', '=', video.id).execute();
+    const listed = await newest();
+    expect(listed[0]).toBe('novideos');
+    expect(listed).toHaveLength(10);
+
+    await t.db.deleteFrom('videos').where('id', '=', video.id).execute();
+    await t.db.deleteFrom('users').where('id', '=', fresh.id).execute();
+  });
+});
+
 describe('GET /api/search/channels', () => {
   it('needs 2 characters after trimming', async () => {
     for (const q of ['', ' ', 'a', ' a ']) {

@@ -2,14 +2,27 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../platform/db/schema.ts';
 
+/**
+ * The newest creators who have at least one listed video: a creator whose videos are all
+ * pending, rejected or hidden has nothing to show yet, and is left out.
+ */
 export async function listNewestCreators(db: Kysely<DB>, limit: number) {
   return db
-    .selectFrom('users')
-    .select(['id', 'username', 'display_name', 'profile_image_url'])
-    .where('role', '=', 'creator')
-    .where('status', '=', 'active')
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
+    .selectFrom('users as u')
+    .select(['u.id', 'u.username', 'u.display_name', 'u.profile_image_url'])
+    .where('u.role', '=', 'creator')
+    .where('u.status', '=', 'active')
+    // Listed as in videos/repository.ts LISTED, written as literals for its partial indexes.
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('videos as v')
+          .select(sql`1`.as('one'))
+          .whereRef('v.user_id', '=', 'u.id')
+          .where(sql<boolean>`v.verification_status in ('verified_via_supabase_auth', 'approved')`),
+      ),
+    )
+    .orderBy('u.created_at', 'desc')
+    .orderBy('u.id', 'desc')
     .limit(limit)
     .execute();
 }

@@ -12,6 +12,7 @@ import type { CheckoutSessionRequest, PaymentProvider } from '../../integrations
 import { orderAccessToken } from '../orders/index.ts';
 import { catalogueProduct, CHECKOUT_ORIGIN as ORIGIN, checkoutBody, checkoutClient, countRows, makeMerchProduct, variantOf, type TestProduct } from '../../test/checkout-support.ts';
 import { testApp, testConfig, type TestApp } from '../../test/harness.ts';
+import { SMS_CONSENT_MESSAGE } from './routes.ts';
 
 let t: TestApp;
 let product: TestProduct;
@@ -211,6 +212,29 @@ describe('POST /api/create-checkout-session', () => {
     const b = (await post('/api/create-checkout-session', body)).json();
     expect(a.order_id).not.toBe(b.order_id);
     expect(a.session_id).not.toBe(b.session_id);
+  });
+
+  it('stores the SMS consent as given (false when left out), and refuses anything but a boolean (400) with nothing written', async () => {
+    const line = { product_id: product.id, variant_id: variantOf(shirt(), 'M'), quantity: 1, selected_screenshot: 0 as const };
+    const consentOf = async (extra: Record<string, unknown>) => {
+      const res = await post('/api/create-checkout-session', { ...checkoutBody([line]), ...extra });
+      expect(res.statusCode, res.body).toBe(200);
+      const row = await t.db.selectFrom('orders').select('sms_consent').where('id', '=', res.json().order_id).executeTakeFirstOrThrow();
+      return row.sms_consent;
+    };
+    expect(await consentOf({ sms_consent: true })).toBe(true);
+    expect(await consentOf({ sms_consent: false })).toBe(false);
+    expect(await consentOf({})).toBe(false);
+
+    const before = await countRows(t.db);
+    for (const url of ['/api/create-checkout-session', '/api/place-order']) {
+      for (const value of ['true', 'yes', 1, 0, null, {}, []]) {
+        const res = await post(url, { ...checkoutBody([line]), sms_consent: value });
+        expect(res.statusCode, `${url} ${JSON.stringify(value)}: ${res.body}`).toBe(400);
+        expect(res.json()).toMatchObject({ code: 'VALIDATION_FAILED', error: SMS_CONSENT_MESSAGE });
+      }
+    }
+    expect(await countRows(t.db)).toEqual(before);
   });
 
   it('answers 502 when the payment provider fails, leaving the order pending with no session; a retry opens it', async () => {

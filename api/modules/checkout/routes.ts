@@ -41,6 +41,16 @@ function validationMessage(err: FastifyError): string | null {
   return null;
 }
 
+/** The checkbox's answer; the app coerces "true" or 1 elsewhere, but a consent must be given as exactly true or false. */
+export const SMS_CONSENT_MESSAGE = 'SMS consent must be true or false.';
+
+/** Runs before the schema (and its type coercion) sees the body. */
+async function strictSmsConsent(request: FastifyRequest): Promise<void> {
+  const body = request.body;
+  if (typeof body !== 'object' || body === null || !('sms_consent' in body)) return;
+  if (typeof (body as { sms_consent: unknown }).sms_consent !== 'boolean') throw AppError.badRequest(SMS_CONSENT_MESSAGE);
+}
+
 function refuseInvalid(request: FastifyRequest): void {
   const err = request.validationError as FastifyError | undefined;
   if (!err) return;
@@ -87,6 +97,7 @@ const checkout: FastifyPluginAsyncTypebox = async (app) => {
   app.route({
     ...createCheckoutSessionRoute,
     attachValidation: true,
+    preValidation: strictSmsConsent,
     handler: async (request) => {
       refuseInvalid(request);
       limit(checkouts, request);
@@ -98,6 +109,7 @@ const checkout: FastifyPluginAsyncTypebox = async (app) => {
   app.route({
     ...placeOrderRoute,
     attachValidation: true,
+    preValidation: strictSmsConsent,
     handler: async (request) => {
       refuseInvalid(request);
       limit(checkouts, request);

@@ -4,6 +4,7 @@
  */
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MERCH_CATEGORIES } from '../../../shared/categories.ts';
 import { PRODUCT_MESSAGES } from '../../../shared/schemas/products.ts';
 import { createSession, SESSION_COOKIE } from '../../platform/sessions/sessions.ts';
 import { createUser } from '../accounts/index.ts';
@@ -147,6 +148,64 @@ describe('GET /api/product/browse', () => {
     expect(all.category).toBeNull();
     expect(all.products.length).toBe((await readCatalogue()).products.length);
     expect((await t.app.inject({ url: '/api/product/browse?category=boats' })).statusCode).toBe(400);
+  });
+});
+
+describe('product pages by category', () => {
+  it('browse lists exactly the catalogue products of each category, in catalogue order', async () => {
+    const catalogue = await readCatalogue();
+    for (const category of MERCH_CATEGORIES) {
+      const res = await t.app.inject({ url: `/api/product/browse?category=${category}` });
+      expect(res.statusCode, category).toBe(200);
+      const body = res.json();
+      expect(body.category, category).toBe(category);
+      const expected = catalogue.products.filter((p) => p.category === category).map((p) => p.sku);
+      expect(expected.length, `${category} has products`).toBeGreaterThan(0);
+      expect(body.products.map((p: { sku: string }) => p.sku), category).toEqual(expected);
+    }
+    const none = (await t.app.inject({ url: '/api/product/browse' })).json();
+    expect(none.category).toBeNull();
+    expect(none.products).toHaveLength(catalogue.products.length);
+  });
+
+  it("a product page lists its own category by default, another one when asked, and every one for 'all'", async () => {
+    const made = (await create({ videoUrl: video.video_url, screenshots: [await jpegDataUrl(1280, 720, '#aa3300')], category: 'hats' })).json();
+    const url = `/api/product/${made.product_id}`;
+    const own = (await t.app.inject({ url })).json();
+    expect(own.category).toBe('hats');
+    expect(own.products.every((p: { category: string }) => p.category === 'hats')).toBe(true);
+    const mugs = await t.app.inject({ url: `${url}?category=mugs&authenticated=true&_=1` });
+    expect(mugs.statusCode).toBe(200);
+    expect(mugs.json().category).toBe('mugs');
+    expect(mugs.json().products.length).toBeGreaterThan(0);
+    expect(mugs.json().products.every((p: { category: string }) => p.category === 'mugs')).toBe(true);
+    // The product itself is the same whichever category is listed.
+    expect(mugs.json().product).toEqual(own.product);
+    const all = (await t.app.inject({ url: `${url}?category=all` })).json();
+    expect(all.category).toBeNull();
+    expect(all.products).toHaveLength((await readCatalogue()).products.length);
+    expect((await t.app.inject({ url: `${url}?category=` })).json().category).toBe('hats');
+
+    // Made without a category (from the video page): every product.
+    const plain = (await create({ videoUrl: video.video_url, screenshots: [await jpegDataUrl(640, 360, '#0033aa')] })).json();
+    const page = (await t.app.inject({ url: `/api/product/${plain.product_id}` })).json();
+    expect(page.category).toBeNull();
+    expect(page.products).toHaveLength((await readCatalogue()).products.length);
+  });
+
+  it('refuses a category that does not exist with 400 and a code, on both addresses, never a 500', async () => {
+    const made = (await create({ videoUrl: video.video_url, screenshots: [await jpegDataUrl(64, 64, '#123456')], category: 'mugs' })).json();
+    for (const url of [
+      '/api/product/browse?category=boats',
+      '/api/product/browse?category=MUGS',
+      `/api/product/browse?category=${'x'.repeat(5000)}`,
+      '/api/product/browse?category=mugs&category=hats',
+      `/api/product/${made.product_id}?category=boats`,
+    ]) {
+      const res = await t.app.inject({ url });
+      expect(res.statusCode, `${url.slice(0, 80)}: ${res.body.slice(0, 200)}`).toBe(400);
+      expect(res.json(), url.slice(0, 80)).toMatchObject({ success: false, code: expect.any(String) });
+    }
   });
 });
 

@@ -8,6 +8,12 @@ import { catalogueReplies } from './catalogue.ts';
 import { createMerchProduct, findMerchProduct } from './service.ts';
 import { storedVideoKey } from '../../platform/storage/media-urls.ts';
 
+/** The category a product page lists: the one asked for, 'all' (or null) for every one, else the page's own. */
+function categoryListed(asked: string | undefined, own: string | null): string | null {
+  if (asked === undefined || asked === '') return own;
+  return asked === 'all' ? null : asked;
+}
+
 const products: FastifyPluginAsyncTypebox = async (app) => {
   const deps = { db: app.db, storage: app.storage, pending: app.pendingObjects };
   const publicHost = new URL(app.config.publicUrl).host;
@@ -38,7 +44,7 @@ const products: FastifyPluginAsyncTypebox = async (app) => {
   app.route({
     ...browseProductsRoute,
     handler: async (request, reply) => {
-      const category = request.query.category && request.query.category !== 'all' ? request.query.category : null;
+      const category = categoryListed(request.query.category, null);
       const list = catalogueReplies(app.catalogue, category);
       void reply.header('cache-control', 'no-cache');
       return { success: true as const, product: null, products: list, category, img_url: null };
@@ -50,7 +56,7 @@ const products: FastifyPluginAsyncTypebox = async (app) => {
     handler: async (request, reply) => {
       const product = await findMerchProduct(deps.db, request.params.productId);
       if (!product) throw new AppError(404, ERROR_CODES.NOT_FOUND, PRODUCT_MESSAGES.productNotFound);
-      const category = product.category;
+      const category = categoryListed(request.query.category, product.category);
       const list = catalogueReplies(app.catalogue, category);
       void reply.header('cache-control', 'no-cache');
       return { success: true as const, product, products: list, category, img_url: product.screenshots[0] ?? product.thumbnail_url };

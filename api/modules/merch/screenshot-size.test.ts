@@ -64,6 +64,18 @@ describe('POST /api/create-product and the size of a screenshot', () => {
     ]);
   });
 
+  it('keeps a lossless frame larger than 8 MB, and refuses a body larger than the limit with 413', async () => {
+    // Stored, not compressed: 2880 x 1620 x 3 bytes, about 14 MB, as large as a 4K frame's PNG gets.
+    const big = (await sharp({ create: { width: 2880, height: 1620, channels: 3, background: '#c63' } }).png({ compressionLevel: 0 }).toBuffer()).toString('base64');
+    expect(big.length).toBeGreaterThan((8 * 1024 * 1024 * 4) / 3);
+    const ok = await create([`data:image/png;base64,${big}`]);
+    expect(ok.statusCode, ok.body).toBe(200);
+    const product = (await t.app.inject({ url: `/api/product/${ok.json().product_id}` })).json().product;
+    expect(product.screenshot_sizes).toEqual([{ width: 2880, height: 1620 }]);
+    const tooMuch = await create(Array.from({ length: 4 }, () => `data:image/png;base64,${big}`));
+    expect(tooMuch.statusCode).toBe(413);
+  });
+
   it('answers ten concurrent 49-megapixel uploads quickly, without the memory their pixels would take', async () => {
     const huge = await pngDataUrl(7000, 7000);
     const grown = process.memoryUsage().rss;

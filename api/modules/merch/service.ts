@@ -10,7 +10,7 @@ import type { MerchCategory } from '../../../shared/categories.ts';
 import type { DB } from '../../platform/db/schema.ts';
 import { findVisibleVideo } from '../videos/index.ts';
 import { AppError } from '../../platform/http/errors.ts';
-import { ImageRejected, ImageTooLarge, reencodeImage } from '../../platform/media/images.ts';
+import { ImageRejected, ImageTooLarge, reencodeImage, STORED_FRAME_JPEG } from '../../platform/media/images.ts';
 import { SNIFF_BYTES, sniffImage } from '../../platform/media/sniff.ts';
 import type { ObjectStorage } from '../../platform/storage/object-storage.ts';
 import { newKey } from '../../platform/storage/object-storage.ts';
@@ -38,8 +38,6 @@ interface PreparedImage {
   height: number;
 }
 
-/** Screenshots keep their full resolution, at a quality that leaves nothing visible for print. */
-const SCREENSHOT_JPEG = { maxSide: 4096, quality: 95, chroma444: true } as const;
 
 async function prepareScreenshot(dataUrl: string): Promise<PreparedImage> {
   const bytes = Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64');
@@ -49,7 +47,8 @@ async function prepareScreenshot(dataUrl: string): Promise<PreparedImage> {
   const claimed = /^data:image\/(png|jpeg|webp);/.exec(dataUrl)?.[1];
   if (!claimed || sniffImage(bytes.subarray(0, SNIFF_BYTES)) !== claimed) throw notAnImage();
   try {
-    return await reencodeImage(bytes, SCREENSHOT_JPEG);
+    // Screenshots keep their full resolution and every colour, at a quality that leaves nothing visible for print.
+    return await reencodeImage(bytes, STORED_FRAME_JPEG);
   } catch (err) {
     if (err instanceof ImageRejected) throw notAnImage();
     if (err instanceof ImageTooLarge) throw new AppError(413, ERROR_CODES.PAYLOAD_TOO_LARGE, `${PRODUCT_MESSAGES.tooLarge} ${err.message}`);

@@ -17,6 +17,8 @@ const moderation: FastifyPluginAsyncTypebox = async (app) => {
     handler: async (request) => {
       const video = await moderateVideo(app.db, request.user!.id, request.params.id, 'approved');
       app.readCache.invalidate(CACHE_NAMESPACES.feed);
+      // The sidebar lists only creators with a listed video.
+      app.readCache.invalidate(CACHE_NAMESPACES.creators);
       return { success: true as const, video };
     },
   });
@@ -26,6 +28,8 @@ const moderation: FastifyPluginAsyncTypebox = async (app) => {
     handler: async (request) => {
       const video = await moderateVideo(app.db, request.user!.id, request.params.id, 'rejected');
       app.readCache.invalidate(CACHE_NAMESPACES.feed);
+      // The sidebar lists only creators with a listed video.
+      app.readCache.invalidate(CACHE_NAMESPACES.creators);
       return { success: true as const, video };
     },
   });
@@ -36,6 +40,8 @@ const moderation: FastifyPluginAsyncTypebox = async (app) => {
       const result = await deleteVideo({ db: app.db, pending: app.pendingObjects }, request.user!, request.params.id, { asAdmin: true });
       if (result === 'not-found') throw AppError.notFound(MODERATION_MESSAGES.videoNotFound);
       app.readCache.invalidate(CACHE_NAMESPACES.feed);
+      // The sidebar lists only creators with a listed video.
+      app.readCache.invalidate(CACHE_NAMESPACES.creators);
       return { success: true as const };
     },
   });

@@ -28,6 +28,8 @@ const studio: FastifyPluginAsyncTypebox = async (app) => {
     handler: async (request, reply) => {
       const video = await uploadVideo(deps, request, request.user!.id);
       app.readCache.invalidate(CACHE_NAMESPACES.feed);
+      // The sidebar lists only creators with a listed video.
+      app.readCache.invalidate(CACHE_NAMESPACES.creators);
       return reply.code(201).send({ success: true as const, video });
     },
   });
@@ -37,6 +39,8 @@ const studio: FastifyPluginAsyncTypebox = async (app) => {
     handler: async (request, reply) => {
       const video = await finishResumableUpload({ ...deps, uploads: app.resumableUploads }, request, request.user!.id);
       app.readCache.invalidate(CACHE_NAMESPACES.feed);
+      // The sidebar lists only creators with a listed video.
+      app.readCache.invalidate(CACHE_NAMESPACES.creators);
       return reply.code(201).send({ success: true as const, video });
     },
   });
@@ -59,6 +63,8 @@ const studio: FastifyPluginAsyncTypebox = async (app) => {
       // Someone else's video answers as a missing one: a refusal does not confirm that it exists.
       if (result === 'not-found') throw AppError.notFound('Video not found.');
       app.readCache.invalidate(CACHE_NAMESPACES.feed);
+      // The sidebar lists only creators with a listed video.
+      app.readCache.invalidate(CACHE_NAMESPACES.creators);
       return { success: true as const };
     },
   });

@@ -92,17 +92,21 @@ export interface ProbeResult {
   audioCodec: string | null;
   frameRate: number | null;
   colorSpace: string | null;
+  /** 'pc' for a full-range stream (phones' yuvj420p), else 'tv' (limited range, the default). */
+  colorRange: 'tv' | 'pc';
+  /** The input's start time in seconds (a WebM with Opus audio starts at 0.007), 0 when unknown. */
+  startTime: number;
 }
 
 export async function probe(bin: string, file: string): Promise<ProbeResult> {
   const { stdout } = await run(
     bin,
-    ['-v', 'error', '-protocol_whitelist', 'file', '-show_entries', 'stream=codec_type,codec_name,width,height,avg_frame_rate,color_space:format=duration,format_name', '-of', 'json', file],
+    ['-v', 'error', '-protocol_whitelist', 'file', '-show_entries', 'stream=codec_type,codec_name,width,height,avg_frame_rate,color_space,color_range,pix_fmt:format=duration,format_name,start_time', '-of', 'json', file],
     { timeout: 60_000, maxBuffer: 4 * 1024 * 1024 },
   );
   const data = JSON.parse(stdout) as {
-    streams?: Array<{ codec_type?: string; codec_name?: string; width?: number; height?: number; avg_frame_rate?: string; color_space?: string }>;
-    format?: { duration?: string; format_name?: string };
+    streams?: Array<{ codec_type?: string; codec_name?: string; width?: number; height?: number; avg_frame_rate?: string; color_space?: string; color_range?: string; pix_fmt?: string }>;
+    format?: { duration?: string; format_name?: string; start_time?: string };
   };
   const video = data.streams?.find((s) => s.codec_type === 'video');
   const audio = data.streams?.find((s) => s.codec_type === 'audio');
@@ -117,5 +121,22 @@ export async function probe(bin: string, file: string): Promise<ProbeResult> {
     audioCodec: audio?.codec_name ?? null,
     frameRate: num && den ? num / den : null,
     colorSpace: video?.color_space ?? null,
+    colorRange: video?.color_range === 'pc' || video?.pix_fmt?.startsWith('yuvj') ? 'pc' : 'tv',
+    startTime: Number.isFinite(Number(data.format?.start_time)) ? Number(data.format!.start_time) : 0,
   };
+}
+
+/**
+ * The presentation times in seconds (as stored, the times -copyts keeps) of the first video
+ * stream's packets from the keyframe at or before `from` until the first packet at or after `to`
+ * (or the end, when `to` is null), in the order they are read. Only packets are read, nothing is decoded.
+ */
+export async function packetTimes(bin: string, file: string, from: number, to: number | null): Promise<number[]> {
+  const { stdout } = await run(
+    bin,
+    ['-v', 'error', '-protocol_whitelist', 'file', '-select_streams', 'v:0', '-read_intervals', `${Math.max(0, from).toFixed(6)}%${to === null ? '' : to.toFixed(6)}`,
+      '-show_entries', 'packet=pts_time', '-of', 'csv=p=0', file],
+    { timeout: 60_000, maxBuffer: 16 * 1024 * 1024 },
+  );
+  return stdout.split('\n').map((l) => Number.parseFloat(l)).filter((t) => Number.isFinite(t));
 }

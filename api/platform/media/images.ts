@@ -17,6 +17,13 @@ export const MAX_SIDE = 3840;
 /** The largest frame a video can have, 3840 x 2160 either way round: no image a user sends may be larger. */
 export const MAX_FRAME_PIXELS = 3840 * 2160;
 
+/**
+ * How a captured frame is kept for products and print files: full resolution, no chroma
+ * subsampling, quality 95 (above 40 dB against ffmpeg's own decode of the frame on saturated
+ * colour, where a 4:2:0 JPEG stays near 30 dB; frame-fidelity.unit.test.ts measures it).
+ */
+export const STORED_FRAME_JPEG = { maxSide: 4096, quality: 95, chroma444: true } as const;
+
 export class ImageRejected extends Error {
   override name = 'ImageRejected';
 }

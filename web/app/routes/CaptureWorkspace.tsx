@@ -7,7 +7,9 @@ import { isComplete, type CompleteScreenshot, type PendingScreenshot } from '../
 import type { CropToolResult } from '../../features/print-crop/CropToolModal.tsx';
 import { formatPixelSize } from '../../components/crop-box/cropBox.ts';
 import { cropToPng, type ImageResult } from '../../features/print-crop/printProcessing.ts';
-import { CROP_FAILED_MESSAGE, FEATHER_SUCCESS_MESSAGE, PRINT_DOWNLOAD_NAME } from '../../features/print-crop/printToolMessages.ts';
+import { CROP_FAILED_MESSAGE, PRINT_DOWNLOAD_NAME } from '../../features/print-crop/printToolMessages.ts';
+import { renderUpscaleAction } from '../../features/print-crop/upscale/renderUpscaleAction.tsx';
+import { DpiBadge } from '../../components/DpiBadge.tsx';
 import { CropOverlay } from '../../features/crop/CropOverlay.tsx';
 import { loadThumbnail } from '../../features/capture/loadThumbnail.ts';
 import { MerchSteps } from '../../features/shop/MerchSteps.tsx';
@@ -19,6 +21,7 @@ import type { VideoDetail } from '../../features/player/useVideo.ts';
 import { VideoInfo } from '../../features/player/VideoInfo.tsx';
 import { VideoPlayer } from '../../features/player/VideoPlayer.tsx';
 import { cropForFrame, defaultVideoCrop, pictureRect } from '../../features/crop/videoCrop.ts';
+import { useSavedCrop } from '../../features/crop/useSavedCrop.ts';
 import { AuthModal } from '../lazyModals.ts';
 import './CaptureWorkspace.css';
 
@@ -37,7 +40,7 @@ export function CaptureWorkspace({ video, viewCount }: { video: VideoDetail; vie
   const [videoSize, setVideoSize] = useState<Size | null>(null);
   const [cropRect, setCropRect] = useState<CropRect | null>(null);
   const [cropTargetId, setCropTargetId] = useState<string | null>(null);
-  const [print, setPrint] = useState<ImageResult | null>(null);
+  const [print, setPrint] = useState<Extract<CropToolResult, { kind: 'print' }> | null>(null);
   const screenshotsTitleId = useId();
 
   const status = usePendingMerch((s) => s.status);
@@ -91,6 +94,9 @@ export function CaptureWorkspace({ video, viewCount }: { video: VideoDetail; vie
     );
   }, [video.id, video.video_url, video.thumbnail_url, video.title, video.channel_title]);
 
+  // The crop box comes back on a reload of this video (from IndexedDB, offline too).
+  useSavedCrop(video.id, videoSize, cropRect, setCropRect);
+
   const onVideoSize = useCallback((size: Size | null) => {
     setVideoSize(size);
     if (!size) setCropRect(null);
@@ -114,7 +120,7 @@ export function CaptureWorkspace({ video, viewCount }: { video: VideoDetail; vie
     const source = cropTarget;
     setCropTargetId(null);
     if (result.kind === 'print') {
-      setPrint(result.image);
+      setPrint(result);
       return;
     }
     add({ blob: result.image.blob, width: result.image.width, height: result.image.height, source: 'crop', timestamp: source?.timestamp ?? null });
@@ -188,7 +194,7 @@ export function CaptureWorkspace({ video, viewCount }: { video: VideoDetail; vie
         <ScreenshotGrid screenshots={screenshots} loading={!ready} onDelete={remove} onCrop={openCropTool} listRef={slotsRef} />
       </section>
 
-      {print && <PrintFile image={print} onClose={() => setPrint(null)} />}
+      {print && <PrintFile image={print.image} message={print.message} dpi={print.dpi} sizeLabel={print.sizeLabel} onClose={() => setPrint(null)} />}
 
       {toast && <Toast key={toast.id} message={toast.text} onDismiss={dismissToast} />}
 
@@ -210,22 +216,23 @@ export function CaptureWorkspace({ video, viewCount }: { video: VideoDetail; vie
 /** The Simple Print Crop Tool on one screenshot. */
 function SlotCropTool({ shot, onCancel, onDone }: { shot: CompleteScreenshot; onCancel: () => void; onDone: (result: CropToolResult) => void }) {
   const url = useObjectUrl(shot.blob);
-  return <CropToolModal image={{ blob: shot.blob, url, width: shot.width, height: shot.height }} onCancel={onCancel} onDone={onDone} />;
+  return <CropToolModal image={{ blob: shot.blob, url, width: shot.width, height: shot.height }} onCancel={onCancel} onDone={onDone} renderUpscale={renderUpscaleAction} />;
 }
 
 /** The print file made from a screenshot: preview, pixel size and download. */
-function PrintFile({ image, onClose }: { image: ImageResult; onClose: () => void }) {
+function PrintFile({ image, message, dpi, sizeLabel, onClose }: { image: ImageResult; message: string; dpi: number; sizeLabel: string; onClose: () => void }) {
   const url = useObjectUrl(image.blob);
   return (
     <figure className="print-file" aria-label="Print file">
       <img className="print-file__image" src={url} alt="Print quality image" />
       <figcaption className="print-file__caption">
         <p className="print-file__message" role="status">
-          {FEATHER_SUCCESS_MESSAGE}
+          {message}
         </p>
         <p className="print-file__size">
           Print file <output aria-label="Print size">{formatPixelSize(image)}</output>
         </p>
+        <DpiBadge dpi={dpi} label={`Print file at ${sizeLabel}`} />
         <div className="print-file__actions">
           <a className="button button--primary" href={url} download={PRINT_DOWNLOAD_NAME}>
             Download print PNG

@@ -8,6 +8,7 @@ import {
   imageScale,
   imageToDisplay,
   nudgeCrop,
+  resizeCropByKey,
 } from './cropBox.ts';
 
 const image = { width: 1280, height: 720 };
@@ -71,6 +72,19 @@ describe('nudgeCrop', () => {
   });
   it('ignores other keys', () => {
     expect(nudgeCrop(rect, 'Enter', false, image)).toBeNull();
+  });
+});
+
+describe('resizeCropByKey', () => {
+  const rect = { x: 10, y: 10, width: 100, height: 100 };
+  it('moves the bottom-right corner 1 px per arrow key, 10 with Shift; the top-left stays', () => {
+    expect(resizeCropByKey(rect, 'ArrowRight', false, image)).toEqual({ ...rect, width: 101 });
+    expect(resizeCropByKey(rect, 'ArrowDown', true, image)).toEqual({ ...rect, height: 110 });
+    expect(resizeCropByKey(rect, 'ArrowLeft', true, image, 50)).toEqual({ ...rect, width: 90 });
+  });
+  it('keeps the minimum side and ignores other keys', () => {
+    expect(resizeCropByKey(rect, 'ArrowUp', true, image, 100)).toEqual(rect);
+    expect(resizeCropByKey(rect, 'Enter', false, image)).toBeNull();
   });
 });
 

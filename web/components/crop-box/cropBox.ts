@@ -74,6 +74,17 @@ export function nudgeCrop(rect: CropRect, key: string, shift: boolean, image: Si
   return dragCrop(rect, 'move', arrow[0] * step, arrow[1] * step, image);
 }
 
+/**
+ * The box after Alt and an arrow key, which resize it from its bottom-right corner (1 px, Shift
+ * 10 px; the top-left corner stays put), or null for any other key: resizing without a pointer.
+ */
+export function resizeCropByKey(rect: CropRect, key: string, shift: boolean, image: Size, min = CROP_MIN_PX): CropRect | null {
+  const arrow = ARROWS[key];
+  if (!arrow) return null;
+  const step = shift ? CROP_NUDGE_LARGE_PX : CROP_NUDGE_PX;
+  return dragCrop(rect, 'se', arrow[0] * step, arrow[1] * step, image, min);
+}
+
 /** "3600 × 2025 px". */
 export function formatPixelSize(size: Size): string {
   return `${size.width} × ${size.height} px`;

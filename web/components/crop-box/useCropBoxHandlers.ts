@@ -1,12 +1,12 @@
 /**
  * Pointer and keyboard handlers of a crop box (the print crop tool's and the player's): drag
- * the box or a corner handle (`data-handle` on the element pressed), arrow keys to nudge. The
- * box is in image pixels; `measure` says, when a drag begins, how many image pixels one display
+ * the box or a corner handle (`data-handle` on the element pressed), arrow keys to nudge, Alt
+ * and arrow keys to resize. The box is in image pixels; `measure` says, when a drag begins, how many image pixels one display
  * pixel is and the minimum side in image pixels, or null when nothing is shown yet.
  */
 import { useRef, type KeyboardEvent, type PointerEvent } from 'react';
 import type { CropRect, Size } from '../../../shared/print.ts';
-import { CORNER_HANDLES, dragCrop, nudgeCrop, type CropHandle } from './cropBox.ts';
+import { CORNER_HANDLES, dragCrop, nudgeCrop, resizeCropByKey, type CropHandle } from './cropBox.ts';
 
 interface Drag {
   handle: CropHandle;
@@ -54,7 +54,9 @@ export function useCropBoxHandlers(args: {
     onLostPointerCapture: endDrag,
     onKeyDown: (event: KeyboardEvent<HTMLDivElement>) => {
       if (disabled) return;
-      const next = nudgeCrop(rect, event.key, event.shiftKey, bounds);
+      const next = event.altKey
+        ? resizeCropByKey(rect, event.key, event.shiftKey, bounds, measure()?.min)
+        : nudgeCrop(rect, event.key, event.shiftKey, bounds);
       if (!next) return;
       event.preventDefault();
       onChange(next);

@@ -9,7 +9,7 @@ import { usePassedMessage } from '../../lib/passedMessage.ts';
 import { useDocumentTitle } from '../../lib/useDocumentTitle.ts';
 import './LoginPage.css';
 
-/** /login and /signup: one screen, the mode taken from the path; back to `returnTo` when done. */
+/** /login, /auth and /signup: one screen, the mode taken from the path (/auth signs in); back to `returnTo` when done. */
 export function LoginPage() {
   const { pathname, search } = useLocation();
   const navigate = useNavigate();

@@ -3,7 +3,7 @@ import { CANVAS_JPEG_QUALITY } from '../../../shared/constants.ts';
 import type { Size } from '../../../shared/print.ts';
 import type { PresentedFrame } from './presentedFrame.ts';
 import { rememberInlineUrl } from '../../lib/inlineImages.ts';
-import { encodeFrameJpeg, encodeVideoFrameJpeg } from './frameEncoder.ts';
+import { encodeFrame, encodeVideoFrame } from './frameEncoder.ts';
 import { dataUrlToBlob } from './serverCapture.ts';
 import { yuvToPreviewRgba, type YuvPlanes } from './yuvPreview.ts';
 import type { CapturedFrame } from './types.ts';
@@ -27,7 +27,8 @@ export function previewBoxFor(cssWidth: number, pixelRatio: number): Size {
   const width = Math.min(MAX_PREVIEW_WIDTH, Math.ceil(cssWidth * pixelRatio));
   return { width, height: Math.ceil((width * 9) / 16) };
 }
-const PREVIEW_JPEG_QUALITY = 0.85;
+/** The slot's preview is the spec's canvas JPEG (0.9); the full frame is kept lossless (frameEncoder.ts). */
+const PREVIEW_JPEG_QUALITY = CANVAS_JPEG_QUALITY;
 
 /** The preview's pixel size: `width` x `height` scaled down (never up) to fit `box`, aspect ratio kept. */
 export function previewSize(width: number, height: number, box: Size = PREVIEW_BOX): Size {
@@ -170,7 +171,7 @@ export async function encodePresentedFrame(frame: PresentedFrame, previewBox: Si
   rememberInlineUrl(preview, previewUrl);
   // For bench:capture's breakdown of where a capture's time goes.
   performance.mark('capture:preview-encoded');
-  const blob = afterPaints(2).then(() => (videoFrame ? encodeVideoFrameJpeg(videoFrame, CANVAS_JPEG_QUALITY) : encodeFrameJpeg(frame.canvas!, CANVAS_JPEG_QUALITY)));
+  const blob = afterPaints(2).then(() => (videoFrame ? encodeVideoFrame(videoFrame) : encodeFrame(frame.canvas!)));
   // Whoever takes the frame awaits it; a capture dropped in between must not report it unhandled.
   blob.catch(() => undefined);
   return { blob, preview, width, height, timestamp: frame.time };

@@ -21,5 +21,6 @@ export async function captureOnServer(videoUrl: string, frame: PresentedFrame, s
     body: { video_url: videoUrl, timestamp: timeInsideFrame(frame.time, frame.exact), quality: SERVER_CAPTURE_QUALITY },
     signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
   });
-  return { blob: dataUrlToBlob(reply.screenshot), width: reply.width, height: reply.height, timestamp: frame.time };
+  // The slot shows the quality-85 JPEG; the record keeps the full frame, without chroma subsampling.
+  return { blob: dataUrlToBlob(reply.frame), preview: dataUrlToBlob(reply.screenshot), width: reply.width, height: reply.height, timestamp: frame.time };
 }

@@ -7,11 +7,12 @@ export type { CaptureSource };
 
 export interface CapturedFrame {
   /**
-   * JPEG (quality 0.9 in the browser, 85 on the server), at the video's own resolution. The
-   * canvas step answers while this is still being encoded (a promise), as soon as `preview` exists.
+   * The full-resolution frame products and print files are made from, without chroma loss: a PNG
+   * from the canvas and ffmpeg.wasm steps, a JPEG 4:4:4 at ffmpeg's finest scale from the server. The canvas step
+   * answers while this is still being encoded (a promise), as soon as `preview` exists.
    */
   blob: Blob | Promise<Blob>;
-  /** A small JPEG of the same frame, sized for a screenshot slot (the canvas step makes one). */
+  /** A JPEG of the same frame for the screenshot slot (0.9 and slot-sized from the canvas step, 85 from the server). */
   preview?: Blob;
   width: number;
   height: number;

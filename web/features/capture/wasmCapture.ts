@@ -1,13 +1,15 @@
 /**
  * The ffmpeg.wasm step of the capture chain, from the page. This module is loaded only when the
  * step runs, so pages that never need it download none of it. The worker starts on first use,
- * loads this app's own copy of the core (about 10 MB gzipped; never a CDN), keeps the current
+ * starts ffmpeg.wasm's own worker from it with this app's own copies of that worker and of the
+ * core (about 10 MB gzipped; never a CDN), keeps the current
  * video's bytes, and stays warm for later captures; it ends after a minute idle, and at once when
  * a capture is aborted (a running ffmpeg cannot be interrupted).
  */
 import * as Comlink from 'comlink';
 import coreURL from '@ffmpeg/core?url';
 import wasmURL from '@ffmpeg/core/wasm?url';
+import classWorkerURL from '@ffmpeg/ffmpeg/worker?worker&url';
 import { CANVAS_JPEG_QUALITY } from '../../../shared/constants.ts';
 import type { CaptureWorkerApi } from '../../../workers/capture/api.ts';
 import { timeInsideFrame } from './frameTime.ts';
@@ -21,7 +23,7 @@ export const WASM_MAX_VIDEO_BYTES = 300 * 1024 * 1024;
 const bridge = createWorkerBridge<CaptureWorkerApi>({
   start: () => new Worker(new URL('../../../workers/capture/capture.worker.ts', import.meta.url), { type: 'module', name: 'capture' }),
   idleMs: 60_000,
-  init: (api) => api.load(new URL(coreURL, location.href).href, new URL(wasmURL, location.href).href),
+  init: (api) => api.load(...[coreURL, wasmURL, classWorkerURL].map((url) => new URL(url, location.href).href) as [string, string, string]),
   restartAfterError: true,
 });
 let queue: Promise<unknown> = Promise.resolve();
@@ -49,7 +51,7 @@ async function capture(videoUrl: string, frame: PresentedFrame, signal?: AbortSi
     }
     return api.extract(key, timeInsideFrame(frame.time, frame.exact), CANVAS_JPEG_QUALITY);
   }, signal);
-  return { blob: out.blob, width: out.width, height: out.height, timestamp: frame.exact ? frame.time : out.timestamp };
+  return { blob: out.blob, preview: out.preview, width: out.width, height: out.height, timestamp: frame.exact ? frame.time : out.timestamp };
 }
 
 /** Captures one frame at a time: the worker runs one ffmpeg at a time anyway. */

@@ -5,7 +5,6 @@ import {
   CHECKOUT_COUNTRIES,
   CHECKOUT_MESSAGES,
   createCheckoutSessionRoute,
-  DEFAULT_COUNTRY,
   placeOrderRoute,
   type CheckoutCountry,
 } from '../../../shared/schemas/checkout.ts';
@@ -15,6 +14,7 @@ import { cartDisplayTotalCents, optionsText, type CartItem } from '../../stores/
 import { useCart } from '../../stores/cart/cartStore.ts';
 import { useDocumentTitle } from '../../lib/useDocumentTitle.ts';
 import { attemptKey, checkoutBody, checkoutErrorMessage, continueShoppingPath, COUNTRY_NAMES, newIdempotencyKey, placeOrderCheck } from './checkoutLogic.ts';
+import { loadDraft, saveDraft, type CheckoutDraft } from './checkoutDraft.ts';
 import { CheckoutSteps } from './CheckoutSteps.tsx';
 import { useShippingQuote } from './useShippingQuote.ts';
 import './CheckoutPage.css';
@@ -50,11 +50,13 @@ export function CheckoutPage() {
   );
 }
 
-function CheckoutForm({ items }: { items: CartItem[] }) {
+export function CheckoutForm({ items }: { items: CartItem[] }) {
   const ids = useId();
-  const [zip, setZip] = useState('');
-  const [country, setCountry] = useState<CheckoutCountry>(DEFAULT_COUNTRY);
-  const [email, setEmail] = useState('');
+  // Back from a declined card or a cancelled payment page, the form is as the buyer left it.
+  const [draft, setDraft] = useState(loadDraft);
+  const { zip, country, email, smsConsent } = draft;
+  const change = (fields: Partial<CheckoutDraft>) => setDraft((d) => ({ ...d, ...fields }));
+  useEffect(() => saveDraft(draft), [draft]);
   const { shipping, calculate } = useShippingQuote(items, zip, country);
   // Shown when Calculate Shipping is pressed with no ZIP (the quote itself has no state then).
   const [zipMessage, setZipMessage] = useState<string | null>(null);
@@ -109,7 +111,7 @@ function CheckoutForm({ items }: { items: CartItem[] }) {
         setOrderError(CHECKOUT_MESSAGES.addressMissing);
         return;
       }
-      const base = checkoutBody(items, zip, country, email, '');
+      const base = checkoutBody(items, zip, country, email, '', smsConsent);
       attempt.current = attemptKey(attempt.current, base, () => newIdempotencyKey());
       const body = { ...base, idempotency_key: attempt.current.key };
       const session = await request(createCheckoutSessionRoute, { body });
@@ -175,7 +177,7 @@ function CheckoutForm({ items }: { items: CartItem[] }) {
                 value={zip}
                 aria-invalid={shippingError !== null}
                 onChange={(e) => {
-                  setZip(e.target.value);
+                  change({ zip: e.target.value });
                   setZipMessage(null);
                   setOrderError(null);
                 }}
@@ -184,7 +186,7 @@ function CheckoutForm({ items }: { items: CartItem[] }) {
             <label className="field">
               <span className="field__label">Country</span>
               <select className="field__control" name="country" value={country} onChange={(e) => {
-                  setCountry(e.target.value as CheckoutCountry);
+                  change({ country: e.target.value as CheckoutCountry });
                   setOrderError(null);
                 }}>
                 {CHECKOUT_COUNTRIES.map((c) => (
@@ -196,7 +198,15 @@ function CheckoutForm({ items }: { items: CartItem[] }) {
             </label>
             <label className="field checkout__email">
               <span className="field__label">Email for your order confirmation (optional)</span>
-              <input className="field__control" type="email" name="email" autoComplete="email" maxLength={320} value={email} onChange={(e) => setEmail(e.target.value)} />
+              <input className="field__control" type="email" name="email" autoComplete="email" maxLength={320} value={email} onChange={(e) => change({ email: e.target.value })} />
+            </label>
+            <label className="checkout__consent">
+              <input type="checkbox" name="sms_consent" checked={smsConsent} onChange={(e) => change({ smsConsent: e.target.checked })} />
+              <span>
+                Text me updates about this order (confirmation, shipping and delivery). Optional: agreeing is not a
+                condition of purchase. Message frequency depends on your orders; message and data rates may apply. Reply
+                STOP to opt out, HELP for help. See our <Link to="/privacy-policy">Privacy Policy</Link>.
+              </span>
             </label>
           </div>
           <button type="submit" className="button button--ghost" disabled={shipping.status === 'loading'}>

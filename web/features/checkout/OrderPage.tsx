@@ -58,81 +58,90 @@ function OrderView({ id, token }: { id: string; token: string }) {
 
 const when = (iso: string) => new Date(iso).toLocaleString();
 
+/** Laid out as the checkout page: the order's cards in the main column, its totals beside them. */
 function OrderDetails({ order }: { order: OrderReply }) {
   return (
-    <div className="order">
-      <div className="checkout__card">
-        <p className="order__status" role="status" aria-label="Order status">
-          {orderStatusLabel(order.status)}
-        </p>
-        <dl className="checkout__facts">
-          <dt>Order ID</dt>
-          <dd>{order.id}</dd>
-          <dt>Placed</dt>
-          <dd>
-            <time dateTime={order.created_at}>{when(order.created_at)}</time>
-          </dd>
-          <dt>Ships to</dt>
-          <dd>
-            {order.shipping_address_lines.length > 0 ? (
-              <>
-                <address className="order__address">
-                  {[order.shipping_name, ...order.shipping_address_lines].filter(Boolean).map((line, i) => (
-                    <span key={i}>{line}</span>
-                  ))}
-                </address>
-                <span className="order__method">{order.shipping_method} shipping</span>
-              </>
-            ) : (
-              `${order.shipping_zip}, ${order.shipping_country} (${order.shipping_method})`
-            )}
-          </dd>
-          <dt>Tracking number</dt>
-          <dd>{order.tracking_number ?? 'Not shipped yet'}</dd>
-        </dl>
-        {order.tracking_url && (
-          <a className="button button--primary order__track" href={order.tracking_url} target="_blank" rel="noreferrer">
-            Track your package
-          </a>
-        )}
+    <div className="checkout__layout order">
+      <div className="checkout__main">
+        <div className="checkout__card">
+          <p className="order__status" role="status" aria-label="Order status">
+            {orderStatusLabel(order.status)}
+          </p>
+          <dl className="checkout__facts">
+            <dt>Order ID</dt>
+            <dd>{order.id}</dd>
+            <dt>Placed</dt>
+            <dd>
+              <time dateTime={order.created_at}>{when(order.created_at)}</time>
+            </dd>
+            <dt>Ships to</dt>
+            <dd>
+              {order.shipping_address_lines.length > 0 ? (
+                <>
+                  <address className="order__address">
+                    {[order.shipping_name, ...order.shipping_address_lines].filter(Boolean).map((line, i) => (
+                      <span key={i}>{line}</span>
+                    ))}
+                  </address>
+                  <span className="order__method">{order.shipping_method} shipping</span>
+                </>
+              ) : (
+                `${order.shipping_zip}, ${order.shipping_country} (${order.shipping_method})`
+              )}
+            </dd>
+            <dt>Tracking number</dt>
+            <dd>{order.tracking_number ?? 'Not shipped yet'}</dd>
+          </dl>
+          {order.tracking_url && (
+            <a className="button button--primary order__track" href={order.tracking_url} target="_blank" rel="noreferrer">
+              Track your package
+            </a>
+          )}
+        </div>
+
+        <section className="checkout__card" aria-labelledby="order-history">
+          <h2 id="order-history" className="checkout__heading">
+            Status history
+          </h2>
+          <ol className="order__history" aria-label="Status history">
+            {order.history.map((h, i) => (
+              <li key={`${h.status}-${i}`}>
+                <span className="order__history-status">{orderStatusLabel(h.status)}</span>
+                <time dateTime={h.at}>{when(h.at)}</time>
+              </li>
+            ))}
+          </ol>
+        </section>
+
+        <section className="checkout__card" aria-labelledby="order-items">
+          <h2 id="order-items" className="checkout__heading">
+            Items
+          </h2>
+          <ul className="checkout__items" aria-label="Order items">
+            {order.items.map((item, i) => (
+              <li key={i} className="order__item">
+                {item.screenshot_url ? <img className="checkout__screenshot" src={item.screenshot_url} alt="Printed screenshot" width={64} height={36} /> : <span />}
+                <div className="checkout__details">
+                  <p className="checkout__name">{item.product_name}</p>
+                  <p className="checkout__options">
+                    {[`Color: ${item.colour}`, item.handle_colour && `Handle Color: ${item.handle_colour}`, item.size && `Size: ${item.size}`].filter(Boolean).join(' · ')}
+                  </p>
+                  {item.video_title && <p className="checkout__options">From “{item.video_title}”</p>}
+                  <p className="checkout__qty">
+                    Qty: {item.quantity} × {formatCents(item.unit_price_cents)}
+                  </p>
+                </div>
+                <p className="checkout__price">{formatCents(item.line_total_cents)}</p>
+              </li>
+            ))}
+          </ul>
+        </section>
       </div>
 
-      <section className="checkout__card" aria-labelledby="order-history">
-        <h2 id="order-history" className="checkout__heading">
-          Status history
+      <aside className="checkout__card checkout__summary" aria-labelledby="order-summary">
+        <h2 id="order-summary" className="checkout__heading">
+          Order summary
         </h2>
-        <ol className="order__history" aria-label="Status history">
-          {order.history.map((h, i) => (
-            <li key={`${h.status}-${i}`}>
-              <span className="order__history-status">{orderStatusLabel(h.status)}</span>
-              <time dateTime={h.at}>{when(h.at)}</time>
-            </li>
-          ))}
-        </ol>
-      </section>
-
-      <section className="checkout__card" aria-labelledby="order-items">
-        <h2 id="order-items" className="checkout__heading">
-          Items
-        </h2>
-        <ul className="checkout__items" aria-label="Order items">
-          {order.items.map((item, i) => (
-            <li key={i} className="order__item">
-              {item.screenshot_url ? <img className="checkout__screenshot" src={item.screenshot_url} alt="Printed screenshot" width={64} height={36} /> : <span />}
-              <div className="checkout__details">
-                <p className="checkout__name">{item.product_name}</p>
-                <p className="checkout__options">
-                  {[`Color: ${item.colour}`, item.handle_colour && `Handle Color: ${item.handle_colour}`, item.size && `Size: ${item.size}`].filter(Boolean).join(' · ')}
-                </p>
-                {item.video_title && <p className="checkout__options">From “{item.video_title}”</p>}
-                <p className="checkout__qty">
-                  Qty: {item.quantity} × {formatCents(item.unit_price_cents)}
-                </p>
-              </div>
-              <p className="checkout__price">{formatCents(item.line_total_cents)}</p>
-            </li>
-          ))}
-        </ul>
         <dl className="checkout__totals">
           <div>
             <dt>Subtotal</dt>
@@ -147,7 +156,10 @@ function OrderDetails({ order }: { order: OrderReply }) {
             <dd>{formatCents(order.total_cents)}</dd>
           </div>
         </dl>
-      </section>
+        <Link className="button button--ghost" to="/">
+          Continue Shopping
+        </Link>
+      </aside>
     </div>
   );
 }

@@ -153,6 +153,15 @@ describe('Place Order', () => {
     expect(checkoutBody([line()], '10001', 'US', ' a@b.example ', 'co_abcdefgh').email).toBe('a@b.example');
   });
 
+  it('sends the SMS consent as ticked, and a change of it is a new attempt', () => {
+    expect(checkoutBody([line()], '10001', 'US', '', 'co_abcdefgh', true).sms_consent).toBe(true);
+    expect(checkoutBody([line()], '10001', 'US', '', 'co_abcdefgh', false).sms_consent).toBe(false);
+    let n = 0;
+    const fresh = () => `key-${++n}`;
+    const without = attemptKey(null, checkoutBody([line()], '10001', 'US', '', '', false), fresh);
+    expect(attemptKey(without, checkoutBody([line()], '10001', 'US', '', '', true), fresh).key).not.toBe(without.key);
+  });
+
   it('keeps one idempotency key per attempt: the same cart and address reuse it, a change makes a new one', () => {
     let n = 0;
     const fresh = () => `key-${++n}`;

@@ -111,11 +111,18 @@ export function shippingBody(items: readonly CartItem[], zip: string, country: C
 }
 
 /** The checkout body: what to print and where to; no price, name or creator (the server ignores them). */
-export function checkoutBody(items: readonly CartItem[], zip: string, country: CheckoutCountry, email: string, idempotencyKey: string): CheckoutBody {
+export function checkoutBody(
+  items: readonly CartItem[],
+  zip: string,
+  country: CheckoutCountry,
+  email: string,
+  idempotencyKey: string,
+  smsConsent = false,
+): CheckoutBody {
   const body: CheckoutBody = {
     shipping_address: { zip: zip.trim(), country_code: country },
     cart: items.map((i) => ({ product_id: i.product_id, variant_id: i.variant_id, quantity: i.qty, selected_screenshot: i.selected_screenshot })),
-    sms_consent: false,
+    sms_consent: smsConsent,
     idempotency_key: idempotencyKey,
   };
   if (email.trim() !== '') body.email = email.trim();
@@ -132,7 +139,7 @@ export function newIdempotencyKey(random: () => string = () => crypto.randomUUID
  * click or a retry after a lost reply finds the same order); anything changed gets a new one.
  */
 export function attemptKey(previous: { fingerprint: string; key: string } | null, body: Omit<CheckoutBody, 'idempotency_key'>, fresh: () => string) {
-  const fingerprint = JSON.stringify([body.shipping_address, body.cart, body.email ?? null]);
+  const fingerprint = JSON.stringify([body.shipping_address, body.cart, body.email ?? null, body.sms_consent ?? false]);
   if (previous && previous.fingerprint === fingerprint) return previous;
   return { fingerprint, key: fresh() };
 }

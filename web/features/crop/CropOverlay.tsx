@@ -49,7 +49,7 @@ export function CropOverlay({ video, rect, onChange, disabled }: CropOverlayProp
   return (
     <div className="crop-overlay" ref={rootRef}>
       <p className="visually-hidden" id={hintId}>
-        Drag the box to move it, drag a corner to resize it. Arrow keys move it by 1 pixel, with Shift by 10.
+        Drag the box to move it, drag a corner to resize it. Arrow keys move it by 1 pixel, with Shift by 10; Alt and arrow keys resize it.
       </p>
       {picture && picture.width > 0 && (
         <div

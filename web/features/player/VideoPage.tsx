@@ -1,7 +1,8 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { StatusMessage } from '../../components/StatusMessage.tsx';
 import { useDocumentTitle } from '../../lib/useDocumentTitle.ts';
+import { keepForOffline } from './keepForOffline.ts';
 import { useRecordView } from './useRecordView.ts';
 import { useVideo, type VideoDetail } from './useVideo.ts';
 import './VideoPage.css';
@@ -46,5 +47,7 @@ function VideoView({ videoId, workspace }: { videoId: string; workspace: Workspa
 /** A loaded video; mounted once per video, so its view is counted once. */
 function VideoReady({ video, workspace }: { video: VideoDetail; workspace: Workspace }) {
   const views = useRecordView(video.id);
+  // A page visited once reopens offline with its video.
+  useEffect(() => keepForOffline(video), [video]);
   return workspace(video, views);
 }

@@ -2,8 +2,10 @@ import { lazy, Suspense, useRef, useState, type ChangeEvent, type ReactNode } fr
 import { useDocumentTitle } from '../../lib/useDocumentTitle.ts';
 import type { CropToolResult } from './CropToolModal.tsx';
 import { formatPixelSize } from '../../components/crop-box/cropBox.ts';
-import { FEATHER_SUCCESS_MESSAGE, INVALID_IMAGE_MESSAGE, PRINT_DOWNLOAD_NAME } from './printToolMessages.ts';
+import { DpiBadge } from '../../components/DpiBadge.tsx';
+import { INVALID_IMAGE_MESSAGE, PRINT_DOWNLOAD_NAME } from './printToolMessages.ts';
 import { useImageSlot, type ShownImage } from './useImageSlot.ts';
+import { renderUpscaleAction } from './upscale/renderUpscaleAction.tsx';
 import './TestCropToolPage.css';
 
 const CropToolModal = lazy(async () => ({ default: (await import('./CropToolModal.tsx')).CropToolModal }));
@@ -14,7 +16,7 @@ export function TestCropToolPage() {
   const [before, setBefore] = useImageSlot();
   const [after, setAfter] = useImageSlot();
   const [error, setError] = useState<string | null>(null);
-  const [message, setMessage] = useState<string | null>(null);
+  const [message, setMessage] = useState<{ text: string; dpi: number; sizeLabel: string } | null>(null);
   const [open, setOpen] = useState(false);
   // Only the newest pick may land; an older file that decodes later is dropped.
   const pick = useRef(0);
@@ -50,7 +52,7 @@ export function TestCropToolPage() {
   const onDone = (result: CropToolResult) => {
     setOpen(false);
     setAfter(result.image);
-    setMessage(result.kind === 'print' ? FEATHER_SUCCESS_MESSAGE : null);
+    setMessage(result.kind === 'print' ? { text: result.message, dpi: result.dpi, sizeLabel: result.sizeLabel } : null);
   };
 
   return (
@@ -77,9 +79,12 @@ export function TestCropToolPage() {
         </p>
       )}
       {message && (
-        <p className="crop-test__message" role="status">
-          {message}
-        </p>
+        <div className="crop-test__result">
+          <p className="crop-test__message" role="status">
+            {message.text}
+          </p>
+          <DpiBadge dpi={message.dpi} label={`Print file at ${message.sizeLabel}`} />
+        </div>
       )}
 
       <div className="crop-test__compare">
@@ -95,7 +100,7 @@ export function TestCropToolPage() {
 
       {open && before && (
         <Suspense fallback={null}>
-          <CropToolModal image={before} onCancel={() => setOpen(false)} onDone={onDone} />
+          <CropToolModal image={before} onCancel={() => setOpen(false)} onDone={onDone} renderUpscale={renderUpscaleAction} />
         </Suspense>
       )}
     </section>

@@ -23,10 +23,11 @@ export function MerchSteps({ screenshotCount, capturing, canCapture, onSelectScr
   return (
     <ol className="merch-steps" aria-label="Merch steps">
       <li className={stepClass(1)} aria-current={current(1)}>
-        <Link className="merch-steps__action" to="/" aria-label="Step 1: Choose Video">
+        <Link className="merch-steps__action" to="/">
           <span className="merch-steps__number" aria-hidden="true">
             1
           </span>
+          <span className="visually-hidden">Step 1: </span>
           Choose Video
         </Link>
       </li>
@@ -34,11 +35,11 @@ export function MerchSteps({ screenshotCount, capturing, canCapture, onSelectScr
         <button
           type="button"
           className="merch-steps__action"
-          aria-label="Step 2: Select Screenshot"
           onClick={onSelectScreenshot} disabled={!canCapture || capturing} aria-busy={capturing || undefined}>
           <span className="merch-steps__number" aria-hidden="true">
             2
           </span>
+          <span className="visually-hidden">Step 2: </span>
           Select Screenshot
         </button>
       </li>
@@ -46,7 +47,6 @@ export function MerchSteps({ screenshotCount, capturing, canCapture, onSelectScr
         <button
           type="button"
           className="merch-steps__action"
-          aria-label="Step 3: Make Merchandise"
           onClick={onMakeMerch}
           disabled={!canMakeMerch}
           aria-busy={makingMerch || undefined}
@@ -54,6 +54,7 @@ export function MerchSteps({ screenshotCount, capturing, canCapture, onSelectScr
           <span className="merch-steps__number" aria-hidden="true">
             3
           </span>
+          <span className="visually-hidden">Step 3: </span>
           Make Merchandise
         </button>
       </li>

@@ -37,8 +37,8 @@ export function MerchandisePage({ AuthModal }: { AuthModal: AuthModalComponent }
     }
     try {
       const url = await createProduct(record, category === 'all' ? null : category, { userEmail: email });
-      // A full-page load, as the spec asks after a product is made.
-      window.location.assign(url);
+      // A full-page load, as the spec asks after a product is made; the address names the category chosen.
+      window.location.assign(`${url}?${new URLSearchParams({ category }).toString()}`);
     } catch (error) {
       setWork({ status: 'error', message: error instanceof Error ? error.message : String(error) });
     }

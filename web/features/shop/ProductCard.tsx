@@ -4,10 +4,11 @@ import type { CatalogueProductReply } from '../../../shared/schemas/catalogue.ts
 import type { MerchProductReply } from '../../../shared/schemas/products.ts';
 import type { Size } from '../../../shared/print.ts';
 import type { VariantChoice } from '../../../shared/shop/variants.ts';
+import { DpiBadge } from '../../components/DpiBadge.tsx';
 import { useCart } from '../../stores/cart/cartStore.ts';
 import { MockupCanvas } from './MockupCanvas.tsx';
 import { cartItemFor, type ScreenshotChoice } from './productPage.ts';
-import { areaInSize, firstChoice, mockupShapeOf, photoPrintStatus, priceInSize, printQualityNote, qualityInSize } from './productOptions.ts';
+import { areaInSize, firstChoice, lowDpiHint, mockupShapeOf, photoPrintStatus, priceInSize, qualityInSize } from './productOptions.ts';
 import './ProductCard.css';
 
 /** The cart shows the mockup this small. */
@@ -20,6 +21,8 @@ interface ProductCardProps {
   screenshot: ScreenshotChoice | null;
   image: HTMLImageElement | null;
   imageSize: Size | null;
+  /** The card's heading level: 4 inside a category's section of the all-products view. */
+  headingLevel?: 3 | 4;
 }
 
 /** The mockup as a small JPEG for the cart line; null when the canvas cannot be read. */
@@ -41,7 +44,7 @@ function cartImage(canvas: HTMLCanvasElement | null): string | null {
 }
 
 /** One catalogue product: live mockup, price in the chosen size, options, print quality and Add to Cart. */
-export function ProductCard({ product, merch, screenshot, image, imageSize }: ProductCardProps) {
+export function ProductCard({ product, merch, screenshot, image, imageSize, headingLevel = 3 }: ProductCardProps) {
   const [choice, setChoice] = useState<VariantChoice>(() => firstChoice(product));
   const [added, setAdded] = useState<{ text: string; n: number } | null>(null);
   const canvasRef = useRef<HTMLCanvasElement | null>(null);
@@ -51,9 +54,10 @@ export function ProductCard({ product, merch, screenshot, image, imageSize }: Pr
   const price = priceInSize(product, choice.size);
   const area = areaInSize(product, choice.size);
   const quality = imageSize ? qualityInSize(imageSize, product, choice.size) : null;
-  const note = quality ? printQualityNote(quality) : null;
+  const hint = imageSize ? lowDpiHint(imageSize, product, choice.size) : null;
   const photo = imageSize ? photoPrintStatus(imageSize, choice.size) : null;
   const canAdd = merch !== null && screenshot !== null;
+  const Heading = headingLevel === 4 ? 'h4' : 'h3';
 
   const addToCart = () => {
     if (!merch || !screenshot) return;
@@ -73,21 +77,22 @@ export function ProductCard({ product, merch, screenshot, image, imageSize }: Pr
           image={image}
           label={`${product.name} mockup in ${choice.colour}${screenshot ? ` with ${screenshot.label}` : ''}`}
         />
-        {note && (
-          <p className={`product-card__quality product-card__quality--${note.tone}`}>
-            {note.text}
-          </p>
-        )}
-        {photo && (
-          <p className={`product-card__quality product-card__quality--${photo.status === 'OK for Print' ? 'ok' : 'warning'}`}>
-            {choice.size} print: {photo.status} (needs {photo.min.width} × {photo.min.height} px)
-          </p>
+        {quality && (
+          <div className="product-card__quality">
+            <DpiBadge dpi={quality.dpi} label={`Print quality${choice.size ? ` in ${choice.size}` : ''}`} />
+            {hint && <p className="product-card__hint">{hint}</p>}
+            {photo && (
+              <p className="product-card__hint">
+                {choice.size} print: {photo.status} (needs {photo.min.width} × {photo.min.height} px)
+              </p>
+            )}
+          </div>
         )}
       </div>
       <div className="product-card__body">
-        <h3 className="product-card__name" id={headingId}>
+        <Heading className="product-card__name" id={headingId}>
           {product.name}
-        </h3>
+        </Heading>
         <p className="product-card__price">
           {formatCents(price)}
         </p>

@@ -1,12 +1,14 @@
 import { useState } from 'react';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, useLocation, useParams, useSearchParams } from 'react-router';
 import { isMerchCategory } from '../../../shared/categories.ts';
 import { StatusMessage } from '../../components/StatusMessage.tsx';
 import { useDocumentTitle } from '../../lib/useDocumentTitle.ts';
 import { CategoryLinks } from './CategoryLinks.tsx';
-import { MERCH_CATEGORY_LABELS } from './merchCategories.ts';
+import { CategorySwitcher } from './CategorySwitcher.tsx';
+import { categoryHref, MERCH_CATEGORY_LABELS, type CategoryChoice } from './merchCategories.ts';
 import { ProductCard } from './ProductCard.tsx';
 import { productRequestOf, type ProductData } from './productFetch.ts';
+import { groupByCategory } from './productGroups.ts';
 import { choiceOf, defaultSelection, screenshotChoices, type ScreenshotSelection } from './productPage.ts';
 import { ScreenshotPicker } from './ScreenshotPicker.tsx';
 import { ShopActions, type CartModalComponent } from './ShopActions.tsx';
@@ -46,19 +48,43 @@ export function ProductPage({ CartModal }: { CartModal: CartModalComponent }) {
       </StatusMessage>
     );
   }
-  return <ProductView data={state.data} stale={state.stale} refreshError={state.refreshError} onRetry={retry} CartModal={CartModal} />;
+  const shown = categoryShown(state.data);
+  return (
+    <ProductView
+      data={state.data}
+      stale={state.stale}
+      refreshError={state.refreshError}
+      // While another category loads, its link is already the current one.
+      current={state.switching ? (req.category ?? shown) : shown}
+      switching={state.switching ?? false}
+      unknownCategory={req.unknownCategory}
+      onRetry={retry}
+      CartModal={CartModal}
+    />
+  );
+}
+
+/** The category the server answered with; null or an unknown one is every product. */
+function categoryShown(data: ProductData): CategoryChoice {
+  return data.category && isMerchCategory(data.category) ? data.category : 'all';
 }
 
 function ProductView({
   data,
   stale,
   refreshError,
+  current,
+  switching,
+  unknownCategory,
   onRetry,
   CartModal,
 }: {
   data: ProductData;
   stale: boolean;
   refreshError: string | null;
+  current: CategoryChoice;
+  switching: boolean;
+  unknownCategory: string | null;
   onRetry: () => void;
   CartModal: CartModalComponent;
 }) {
@@ -69,7 +95,11 @@ function ProductView({
   const screenshot = choiceOf(choices, selection);
   const loaded = useLoadedImage(screenshot?.url ?? null);
   const imageSize = screenshot?.size ?? (loaded.image ? { width: loaded.image.naturalWidth, height: loaded.image.naturalHeight } : null);
-  const categoryLabel = data.category && isMerchCategory(data.category) ? MERCH_CATEGORY_LABELS[data.category] : 'All products';
+  const location = useLocation();
+  const search = new URLSearchParams(location.search);
+  const shown = categoryShown(data);
+  const categoryLabel = shown === 'all' ? 'All products' : MERCH_CATEGORY_LABELS[shown];
+  const cardProps = { merch, screenshot, image: loaded.image, imageSize: merch ? imageSize : null };
 
   return (
     <section className="product-page" aria-labelledby="product-page-title">
@@ -125,16 +155,49 @@ function ProductView({
         </div>
       )}
 
-      <h2 className="product-page__products-title">Products</h2>
-      {data.products.length === 0 ? (
-        <p>No products in this category yet.</p>
-      ) : (
-        <div className="product-page__grid">
-          {data.products.map((p) => (
-            <ProductCard key={p.sku} product={p} merch={merch} screenshot={screenshot} image={loaded.image} imageSize={merch ? imageSize : null} />
-          ))}
+      <section className="product-page__products" aria-labelledby="product-page-products-title">
+        <h2 id="product-page-products-title" className="product-page__products-title">
+          Products
+        </h2>
+        <CategorySwitcher current={current} />
+        {unknownCategory && (
+          <p className="product-page__unknown-category" role="status">
+            There is no category called “{unknownCategory}”. Showing every category.
+          </p>
+        )}
+        <div className="product-page__listing" aria-busy={switching}>
+          {data.products.length === 0 ? (
+            <p>No products in this category yet.</p>
+          ) : shown === 'all' ? (
+            groupByCategory(data.products).map((group) => {
+              const label = MERCH_CATEGORY_LABELS[group.category];
+              return (
+                <section key={group.category} className="product-group" aria-labelledby={`product-group-${group.category}`}>
+                  <div className="product-group__header">
+                    <h3 id={`product-group-${group.category}`} className="product-group__title">
+                      {label}
+                    </h3>
+                    <Link className="product-group__more" to={categoryHref(location.pathname, search, group.category)}>
+                      See all {group.total} {label} products
+                    </Link>
+                  </div>
+                  <div className="product-page__grid product-group__grid">
+                    {group.products.map((p) => (
+                      <ProductCard key={p.sku} product={p} headingLevel={4} {...cardProps} />
+                    ))}
+                  </div>
+                </section>
+              );
+            })
+          ) : (
+            <div className="product-page__grid">
+              {data.products.map((p) => (
+                <ProductCard key={p.sku} product={p} {...cardProps} />
+              ))}
+            </div>
+          )}
         </div>
-      )}
+      </section>
 
       <ShopActions label="Cart actions (bottom)" CartModal={CartModal} />
     </section>

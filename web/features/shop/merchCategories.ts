@@ -27,3 +27,10 @@ export function browsePath(category: CategoryChoice, email: string | null): stri
   if (email) query.set('email', email);
   return `/product/browse?${query.toString()}`;
 }
+
+/** The same page (browsing, or one product) showing another category; its other parameters are kept. */
+export function categoryHref(pathname: string, search: URLSearchParams, category: CategoryChoice): string {
+  const query = new URLSearchParams(search);
+  query.set('category', category);
+  return `${pathname}?${query.toString()}`;
+}

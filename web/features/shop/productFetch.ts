@@ -4,11 +4,12 @@
  * server that was not reached, or did not answer in time, is asked once more. What the page
  * shows for a failure is decided here.
  */
-import { isMerchCategory, type MerchCategory } from '../../../shared/categories.ts';
+import { isMerchCategory } from '../../../shared/categories.ts';
 import { browseProductsRoute, productRoute } from '../../../shared/schemas/products.ts';
 import type { OkReplyOf } from '../../lib/api.ts';
 import { request as apiRequest } from '../../lib/api.ts';
 import { isAbortError, isApiError, isTimeoutError } from '../../lib/ApiError.ts';
+import type { CategoryChoice } from './merchCategories.ts';
 
 /** Spec section 9: the product fetch waits 30 s. */
 export const PRODUCT_FETCH_TIMEOUT_MS = 30_000;
@@ -18,9 +19,13 @@ export type BrowseReply = OkReplyOf<typeof browseProductsRoute>;
 /** What the page draws from: the merch product (null when browsing) and the catalogue products. */
 export type ProductData = ProductReply | BrowseReply;
 
-export type ProductRequest =
-  | { kind: 'product'; productId: string }
-  | { kind: 'browse'; category: MerchCategory | 'all'; authenticated: string | null; email: string | null };
+export type ProductRequest = (
+  | { kind: 'product'; productId: string; /** Null: the category the product was made in. */ category: CategoryChoice | null }
+  | { kind: 'browse'; category: CategoryChoice; authenticated: string | null; email: string | null }
+) & {
+  /** A `category` in the address that names no category; the page says so and shows every product. */
+  unknownCategory: string | null;
+};
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -29,28 +34,46 @@ export function isProductId(id: string): boolean {
   return UUID.test(id);
 }
 
+/** The address's `category`: a category, 'all', absent (null), or a name no category has. */
+export function categoryParamOf(search: URLSearchParams): { category: CategoryChoice | null; unknownCategory: string | null } {
+  const raw = (search.get('category') ?? '').trim();
+  if (raw === '') return { category: null, unknownCategory: null };
+  if (raw === 'all' || isMerchCategory(raw)) return { category: raw, unknownCategory: null };
+  return { category: 'all', unknownCategory: raw.slice(0, 60) };
+}
+
 /** What the address asks for: a product id, or the browse page with its query. */
 export function productRequestOf(productId: string | undefined, search: URLSearchParams): ProductRequest {
-  if (productId !== undefined) return { kind: 'product', productId };
-  const raw = search.get('category') ?? '';
+  const { category, unknownCategory } = categoryParamOf(search);
+  if (productId !== undefined) return { kind: 'product', productId, category, unknownCategory };
   return {
     kind: 'browse',
-    category: isMerchCategory(raw) ? raw : 'all',
+    category: category ?? 'all',
     authenticated: search.get('authenticated'),
     email: search.get('email'),
+    unknownCategory,
   };
 }
 
-/** The cache key of a request: one entry a product, one a browsed category. */
+/** The cache key of a request: one entry a product in each category asked for, one a browsed category. */
 export function cacheKeyOf(req: ProductRequest): string {
-  return req.kind === 'product' ? `product:${req.productId}` : `browse:${req.category}`;
+  if (req.kind === 'browse') return `browse:${req.category}`;
+  return req.category === null ? `product:${req.productId}` : `product:${req.productId}:${req.category}`;
+}
+
+/** Requests for the same page (one product, or browsing) that differ only in the category shown. */
+export function pageKeyOf(req: ProductRequest): string {
+  return req.kind === 'product' ? `product:${req.productId}` : 'browse';
 }
 
 type Request = typeof apiRequest;
 
 function attempt(req: ProductRequest, signal: AbortSignal, request: Request): Promise<ProductData> {
   const timed = AbortSignal.any([signal, AbortSignal.timeout(PRODUCT_FETCH_TIMEOUT_MS)]);
-  if (req.kind === 'product') return request(productRoute, { params: { productId: req.productId }, signal: timed });
+  if (req.kind === 'product') {
+    const query = req.category === null ? undefined : { category: req.category };
+    return request(productRoute, { params: { productId: req.productId }, query, signal: timed });
+  }
   const query: Record<string, string> = { category: req.category };
   if (req.authenticated !== null) query.authenticated = req.authenticated.slice(0, 10);
   if (req.email !== null) query.email = req.email.slice(0, 320);

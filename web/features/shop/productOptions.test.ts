@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { catalogue, toReply } from './testCatalogue.ts';
-import { firstChoice, mockupShapeOf, priceInSize, printQualityNote, qualityInSize, variantOf } from './productOptions.ts';
+import { firstChoice, lowDpiHint, mockupShapeOf, priceInSize, qualityInSize, variantOf } from './productOptions.ts';
 
 const reply = toReply;
 const find = (sku: string) => reply(catalogue.find((p) => p.sku === sku)!);
@@ -34,8 +34,8 @@ describe('print quality from the API reply', () => {
   it('uses the area of the size chosen', () => {
     const tee = find('unisex-tshirt');
     // 11.5 x 13.8 in for M, 15 x 18 in from L.
-    expect(qualityInSize({ width: 3450, height: 4140 }, tee, 'M')).toMatchObject({ dpi: 300, level: 'excellent' });
-    expect(qualityInSize({ width: 3450, height: 4140 }, tee, 'L')).toMatchObject({ dpi: 230, level: 'good' });
+    expect(qualityInSize({ width: 3450, height: 4140 }, tee, 'M')).toMatchObject({ dpi: 300, level: 'ready' });
+    expect(qualityInSize({ width: 3450, height: 4140 }, tee, 'L')).toMatchObject({ dpi: 230, level: 'acceptable' });
     expect(qualityInSize({ width: 1280, height: 720 }, tee, 'L')).toMatchObject({ dpi: 85, level: 'low' });
   });
 
@@ -48,13 +48,24 @@ describe('print quality from the API reply', () => {
     expect(xs.dpi).toBeGreaterThan(xl.dpi);
   });
 
-  it('notes low resolution below 150 DPI and the DPI otherwise', () => {
-    expect(printQualityNote({ dpi: 149, level: 'low' })).toEqual({
-      tone: 'warning',
-      text: 'Low resolution: 149 DPI. Print-on-demand providers hold orders below 150 DPI; choose a larger screenshot or a smaller product.',
-    });
-    expect(printQualityNote({ dpi: 150, level: 'good' })).toEqual({ tone: 'ok', text: 'Print quality: 150 DPI (good)' });
-    expect(printQualityNote({ dpi: 300, level: 'excellent' })).toEqual({ tone: 'ok', text: 'Print quality: 300 DPI' });
+  it('hints only at a low DPI: a smaller size of the product when one prints acceptably, else a smaller product', () => {
+    const tee = find('unisex-tshirt');
+    // 1920 px across 15 in (L) is 128 DPI, across 11.5 in (XS to M) 166 DPI.
+    expect(qualityInSize({ width: 1920, height: 1080 }, tee, 'L').level).toBe('low');
+    expect(lowDpiHint({ width: 1920, height: 1080 }, tee, 'L')).toBe('Sharper in size XS, or on a smaller product.');
+    expect(lowDpiHint({ width: 1920, height: 1080 }, tee, 'M')).toBeNull();
+    expect(lowDpiHint({ width: 1280, height: 720 }, tee, 'M')).toBe('For a sharper print, choose a smaller product.');
+    expect(lowDpiHint({ width: 4000, height: 4000 }, tee, 'L')).toBeNull();
+  });
+
+  it('the level is the badge level of the DPI shown, for every product and size', async () => {
+    const { dpiLevel } = await import('../../../shared/print.ts');
+    for (const p of catalogue) {
+      for (const size of p.sizes.length > 0 ? p.sizes : [null]) {
+        const q = qualityInSize({ width: 1280, height: 720 }, reply(p), size);
+        expect(q.level, `${p.sku} ${size}`).toBe(dpiLevel(q.dpi));
+      }
+    }
   });
 });
 

@@ -7,8 +7,8 @@ import printSizesText from '../../../shared/catalogue/print-sizes.tsv?raw';
 import { parsePrintSizes, printAreaFor, type Area, type CatalogueProduct } from '../../../shared/catalogue/parse.ts';
 import { isMerchCategory } from '../../../shared/categories.ts';
 import type { CatalogueProductReply } from '../../../shared/schemas/catalogue.ts';
-import { printStatus, type PrintStatus, type Size } from '../../../shared/print.ts';
-import { LOW_DPI_THRESHOLD, printQuality, unitPriceCents, type PrintQuality } from '../../../shared/shop/pricing.ts';
+import { dpiLevel, printStatus, type PrintStatus, type Size } from '../../../shared/print.ts';
+import { printQuality, unitPriceCents, type PrintQuality } from '../../../shared/shop/pricing.ts';
 import { defaultVariant, variantId, type VariantChoice } from '../../../shared/shop/variants.ts';
 import { shapeOf, type MockupShape } from './mockupShapes.ts';
 
@@ -68,15 +68,14 @@ export function mockupShapeOf(reply: CatalogueProductReply): MockupShape {
   return shapeOf(fromReply(reply));
 }
 
-/** The line shown beside a mockup: a warning below the providers' threshold, else the DPI. */
-export function printQualityNote(quality: Pick<PrintQuality, 'dpi' | 'level'>): { tone: 'warning' | 'ok'; text: string } {
-  if (quality.level === 'low') {
-    return {
-      tone: 'warning',
-      text: `Low resolution: ${quality.dpi} DPI. Print-on-demand providers hold orders below ${LOW_DPI_THRESHOLD} DPI; choose a larger screenshot or a smaller product.`,
-    };
-  }
-  return { tone: 'ok', text: quality.level === 'excellent' ? `Print quality: ${quality.dpi} DPI` : `Print quality: ${quality.dpi} DPI (good)` };
+/**
+ * The short hint under a low DPI badge, and only there: the first size of this product that
+ * prints at an acceptable DPI when there is one, else a smaller product. Null when not low.
+ */
+export function lowDpiHint(image: Size, reply: CatalogueProductReply, size: string | null): string | null {
+  if (dpiLevel(qualityInSize(image, reply, size).dpi) !== 'low') return null;
+  const better = reply.sizes.find((s) => s !== size && dpiLevel(qualityInSize(image, reply, s).dpi) !== 'low');
+  return better ? `Sharper in size ${better}, or on a smaller product.` : 'For a sharper print, choose a smaller product.';
 }
 
 /**

@@ -1,14 +1,18 @@
 import { useEffect, useEffectEvent, useState } from 'react';
 import { isAbortError } from '../../lib/ApiError.ts';
 import { cacheProduct, readCachedProduct } from './productCache.ts';
-import { cacheKeyOf, fetchProductData, isProductId, productFailure, type ProductData, type ProductRequest } from './productFetch.ts';
+import { cacheKeyOf, fetchProductData, isProductId, pageKeyOf, productFailure, type ProductData, type ProductRequest } from './productFetch.ts';
 
 export type ProductState =
   | { status: 'loading' }
   | { status: 'not-found' }
   | { status: 'error'; message: string }
-  /** `stale`: the copy saved on this device, while (or because) a fresh one could not be had; `refreshError` says why. */
-  | { status: 'ready'; data: ProductData; stale: boolean; refreshError: string | null };
+  /**
+   * `stale`: the copy saved on this device, while (or because) a fresh one could not be had;
+   * `refreshError` says why. `switching`: another category of the same page is on its way, and
+   * this is the one shown before it (so the page, and the focus on its category links, stay).
+   */
+  | { status: 'ready'; data: ProductData; stale: boolean; refreshError: string | null; switching?: boolean };
 
 /**
  * The product page's data: the cached copy at once when there is one, then the server's. A
@@ -18,8 +22,9 @@ export type ProductState =
 export function useProductData(req: ProductRequest, attempt: number): ProductState {
   const cacheKey = cacheKeyOf(req);
   const key = `${cacheKey}#${attempt}`;
+  const page = pageKeyOf(req);
   const invalid = req.kind === 'product' && !isProductId(req.productId);
-  const [state, setState] = useState<{ key: string; value: ProductState }>({ key, value: { status: 'loading' } });
+  const [state, setState] = useState<{ key: string; page: string; value: ProductState }>({ key, page, value: { status: 'loading' } });
   const load = useEffectEvent((signal: AbortSignal) => fetchProductData(req, signal));
 
   useEffect(() => {
@@ -27,7 +32,7 @@ export function useProductData(req: ProductRequest, attempt: number): ProductSta
     const controller = new AbortController();
     let answered = false;
     const show = (value: ProductState) => {
-      if (!controller.signal.aborted) setState({ key, value });
+      if (!controller.signal.aborted) setState({ key, page, value });
     };
 
     void readCachedProduct(cacheKey).then((cached) => {
@@ -50,8 +55,10 @@ export function useProductData(req: ProductRequest, attempt: number): ProductSta
       },
     );
     return () => controller.abort();
-  }, [key, cacheKey, invalid]);
+  }, [key, page, cacheKey, invalid]);
 
   if (invalid) return { status: 'not-found' };
-  return state.key === key ? state.value : { status: 'loading' };
+  if (state.key === key) return state.value;
+  if (state.page === page && state.value.status === 'ready') return { ...state.value, switching: true };
+  return { status: 'loading' };
 }
