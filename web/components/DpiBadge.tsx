@@ -15,9 +15,9 @@ export function DpiBadge({ dpi, label }: DpiBadgeProps) {
   const level = dpiLevel(dpi);
   const text = `${DPI_LEVEL_LABELS[level]} · ${dpi} DPI`;
   return (
-    <span className={`dpi-badge dpi-badge--${level}`} data-level={level}>
+    // role="img": a name of its own (what the DPI is of) is allowed on it, where a plain span may not carry one.
+    <span className={`dpi-badge dpi-badge--${level}`} data-level={level} role="img" aria-label={label ? `${label}: ${text}` : text}>
       <span className="dpi-badge__dot" aria-hidden="true" />
-      {label && <span className="visually-hidden">{label}: </span>}
       {text}
     </span>
   );
