@@ -36,7 +36,16 @@ describe('cached public reads', () => {
 
   it('caches the sidebar creators separately', async () => {
     const first = (await t.app.inject({ method: 'GET', url: '/api/creators/newest' })).json();
-    await t.db.insertInto('users').values({ email: 'new@example.com', username: 'newbie', display_name: 'Newbie' }).execute();
+    // The sidebar lists creators with a video: a new creator with one.
+    const newbie = await t.db
+      .insertInto('users')
+      .values({ email: 'new@example.com', username: 'newbie', display_name: 'Newbie' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await t.db
+      .insertInto('videos')
+      .values({ user_id: newbie.id, title: 'Hello', video_key: 'ca/hello.mp4', content_type: 'video/mp4', size_bytes: 1, category: 'music' })
+      .execute();
     t.app.readCache.invalidate(CACHE_NAMESPACES.feed);
     expect((await t.app.inject({ method: 'GET', url: '/api/creators/newest' })).json()).toEqual(first);
     t.app.readCache.invalidate(CACHE_NAMESPACES.creators);
