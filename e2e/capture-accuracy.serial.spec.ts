@@ -8,7 +8,7 @@
  * display size (upright), and it matches ffmpeg's own decode of frame N (at least 40 dB) far
  * better than frames N-1 and N+1 (at least 6 dB more).
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { findMediaTools, type MediaTools } from '../api/platform/media/ffmpeg.ts';
 import { makeQaClips, QA_CLIPS, VFR_LONG_FRAME, type QaClip } from '../scripts/qa-clips.ts';
 import { sameSite } from './support/accounts.ts';
@@ -67,44 +67,6 @@ function requestsFor(clip: QaClip, times: number[]): FrameRequest[] {
   const before = (n: number): FrameRequest => ({ frame: n, time: times[n + 1]! - EDGE_S, where: `${EDGE_S * 1000} ms before frame ${n + 1} starts` });
   if (clip.vfr) return [after(5), before(22), before(VFR_LONG_FRAME), after(VFR_LONG_FRAME + 1)];
   return [{ frame: FRAME, time: (times[FRAME]! + times[FRAME + 1]!) / 2, where: `the centre of frame ${FRAME}` }, before(LATER_FRAME)];
-}
-
-/**
- * Pauses the player and seeks it to `time`; resolves with the media time of the frame on screen
- * once the seek is done and the frame presented is the one whose display interval (from the clip's
- * frame times) holds that time.
- */
-async function seekToTime(page: Page, time: number, times: number[]): Promise<number> {
-  const video = page.locator('video');
-  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState), { message: 'the video loads' }).toBeGreaterThanOrEqual(2);
-  return video.evaluate(
-    async (v: HTMLVideoElement, { t, times }) => {
-      v.pause();
-      const holds = (mediaTime: number) => {
-        const next = times.find((s) => s > mediaTime + 0.0005) ?? Infinity;
-        return mediaTime <= t && t < next;
-      };
-      // The new frame may be presented before or after 'seeked' fires: wait for both.
-      const presented = new Promise<number>((resolve) => {
-        const onFrame: VideoFrameRequestCallback = (_now, meta) => {
-          if (holds(meta.mediaTime)) resolve(meta.mediaTime);
-          else v.requestVideoFrameCallback(onFrame);
-        };
-        v.requestVideoFrameCallback(onFrame);
-      });
-      const seeked = new Promise((resolve) => v.addEventListener('seeked', resolve, { once: true }));
-      v.currentTime = t;
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no frame presented for ${t} s`)), 10_000)));
-      try {
-        const [mediaTime] = await Promise.race([Promise.all([presented, seeked]), late]);
-        return mediaTime;
-      } finally {
-        clearTimeout(timer);
-      }
-    },
-    { t: time, times },
-  );
 }
 
 // The clips are uploaded once, then one test per clip runs after another in this worker.
@@ -184,7 +146,7 @@ for (const clip of QA_CLIPS) {
         for (const [i, request] of requests.entries()) {
           const n = request.frame;
           const label = `${path.source}, frame ${n} at ${request.time.toFixed(4)} s (${request.where})`;
-          const mediaTime = await seekToTime(page, request.time, times);
+          const mediaTime = await seekToFrame(page, request.time, clip.fps, times);
           expect(mediaTime, `${label}: the player shows frame ${n}, from its own frame times`).toBeCloseTo(times[n]!, 3);
 
           await selectScreenshotButton(page).click();

@@ -3,7 +3,7 @@
  * install, the ffmpeg core after it), and with the network gone the app still opens at its own
  * addresses and still makes print files and captures frames in the browser.
  */
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
 import { printFileSize } from '../shared/print.ts';
 import type { ReplyOf } from '../shared/schemas/route.ts';
 import type { feedRoute, videoRoute } from '../shared/schemas/videos.ts';
@@ -81,17 +81,18 @@ test('another address of the app opens offline from the cached page', async ({ p
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
 });
 
-test('a frame of a video that has loaded is captured with no network', async ({ page, context, request }) => {
+/** The first video of the feed that has both its file and its thumbnail, so a frame of it can be captured. */
+async function capturableVideo(request: APIRequestContext): Promise<ReplyOf<typeof videoRoute>['video']> {
   const feed = (await (await request.get('/api/videos?limit=50')).json()) as ReplyOf<typeof feedRoute>;
-  let target: ReplyOf<typeof videoRoute>['video'] | null = null;
   for (const card of feed.videos) {
     const { video } = (await (await request.get(`/api/videos/${card.id}`)).json()) as ReplyOf<typeof videoRoute>;
-    if (video.video_url && video.thumbnail_url) {
-      target = video;
-      break;
-    }
+    if (video.video_url && video.thumbnail_url) return video;
   }
-  if (!target) throw new Error('The seed has no capturable video');
+  throw new Error('The seed has no capturable video');
+}
+
+test('a frame of a video that has loaded is captured with no network', async ({ page, context, request }) => {
+  const target = await capturableVideo(request);
   // Which capture step made the screenshot, and why an earlier one failed, in the report when this fails.
   page.on('console', (m) => m.text().startsWith('Screenshot:') && console.log(`[offline capture] ${m.text()}`));
   await page.goto(`/video/${target.category_id}/${target.id}`);
@@ -123,16 +124,7 @@ test('a frame of a video that has loaded is captured with no network', async ({ 
 });
 
 test('a video page visited once reloads offline with its video, its screenshots and its crop box', async ({ page, context, request }) => {
-  const feed = (await (await request.get('/api/videos?limit=50')).json()) as ReplyOf<typeof feedRoute>;
-  let target: ReplyOf<typeof videoRoute>['video'] | null = null;
-  for (const card of feed.videos) {
-    const { video } = (await (await request.get(`/api/videos/${card.id}`)).json()) as ReplyOf<typeof videoRoute>;
-    if (video.video_url && video.thumbnail_url) {
-      target = video;
-      break;
-    }
-  }
-  if (!target) throw new Error('The seed has no capturable video');
+  const target = await capturableVideo(request);
   const videoPath = new URL(target.video_url!, 'http://x').pathname;
   await page.goto(`/video/${target.category_id}/${target.id}`);
   await expect(page.getByRole('heading', { level: 1, name: target.title })).toBeVisible({ timeout: 30_000 });

@@ -5,19 +5,25 @@ export const screenshotImages = (page: Page) => page.getByRole('list', { name: '
 export const selectScreenshotButton = (page: Page) => page.getByRole('button', { name: 'Select Screenshot', exact: true });
 
 /**
- * Pauses the player and seeks it to `seconds`; resolves once the seek is done and a frame whose
- * display interval [mediaTime, mediaTime + 1/fps) holds that time is on screen.
+ * Pauses the player and seeks it to `seconds`; resolves with the media time of the frame on screen
+ * once the seek is done and a frame whose display interval holds that time is on screen. The
+ * interval is [mediaTime, mediaTime + 1/fps), or, given the clip's own frame times (for a clip
+ * whose frames last unevenly), [mediaTime, the next of those times).
  */
-export async function seekToFrame(page: Page, seconds: number, fps: number): Promise<number> {
+export async function seekToFrame(page: Page, seconds: number, fps: number, frameTimes?: number[]): Promise<number> {
   const video = page.locator('video');
   await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState), { message: 'the video loads' }).toBeGreaterThanOrEqual(2);
   return video.evaluate(
-    async (v: HTMLVideoElement, { t, frame }) => {
+    async (v: HTMLVideoElement, { t, frame, times }) => {
       v.pause();
+      const holds = (mediaTime: number) => {
+        const next = times ? (times.find((s) => s > mediaTime + 0.0005) ?? Infinity) : mediaTime + frame;
+        return mediaTime <= t && t < next;
+      };
       // The new frame may be presented before or after 'seeked' fires: wait for both.
       const presented = new Promise<number>((resolve) => {
         const onFrame: VideoFrameRequestCallback = (_now, meta) => {
-          if (meta.mediaTime <= t && t < meta.mediaTime + frame) resolve(meta.mediaTime);
+          if (holds(meta.mediaTime)) resolve(meta.mediaTime);
           else v.requestVideoFrameCallback(onFrame);
         };
         v.requestVideoFrameCallback(onFrame);
@@ -33,7 +39,7 @@ export async function seekToFrame(page: Page, seconds: number, fps: number): Pro
         clearTimeout(timer);
       }
     },
-    { t: seconds, frame: 1 / fps },
+    { t: seconds, frame: 1 / fps, times: frameTimes ?? null },
   );
 }
 

@@ -2,29 +2,11 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
-import type { CartItem } from '../../stores/cart/cartRecord.ts';
+import { cartItem } from './checkoutFixtures.ts';
 import { CheckoutForm } from './CheckoutPage.tsx';
 import { OrderComplete, SuccessPage } from './SuccessPage.tsx';
 
-const item: CartItem = {
-  line_id: 'l1',
-  product_id: '0b5b0a44-8f4e-4a53-9d7e-0c6f3f1a2b3c',
-  sku: 'unisex-tshirt',
-  variant_id: 'unisex-tshirt|Black||M',
-  name: 'Unisex T-Shirt',
-  price_cents: 2169,
-  image: null,
-  color: 'Black',
-  handle_color: null,
-  size: 'M',
-  selected_screenshot: 1,
-  screenshot: '/media/screenshots/a.jpg',
-  qty: 1,
-  video_url: null,
-  video_title: 'A video',
-  creator_name: 'Ada',
-  thumbnail: null,
-};
+const item = cartItem();
 
 const at = (url: string, page: React.ReactNode) => renderToStaticMarkup(<MemoryRouter initialEntries={[url]}>{page}</MemoryRouter>);
 

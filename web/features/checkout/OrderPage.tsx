@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { formatCents } from '../../../shared/money.ts';
 import { CHECKOUT_MESSAGES, orderRoute, type OrderReply } from '../../../shared/schemas/checkout.ts';
@@ -99,10 +100,7 @@ function OrderDetails({ order }: { order: OrderReply }) {
           )}
         </div>
 
-        <section className="checkout__card" aria-labelledby="order-history">
-          <h2 id="order-history" className="checkout__heading">
-            Status history
-          </h2>
+        <TitledCard id="order-history" title="Status history">
           <ol className="order__history" aria-label="Status history">
             {order.history.map((h, i) => (
               <li key={`${h.status}-${i}`}>
@@ -111,12 +109,9 @@ function OrderDetails({ order }: { order: OrderReply }) {
               </li>
             ))}
           </ol>
-        </section>
+        </TitledCard>
 
-        <section className="checkout__card" aria-labelledby="order-items">
-          <h2 id="order-items" className="checkout__heading">
-            Items
-          </h2>
+        <TitledCard id="order-items" title="Items">
           <ul className="checkout__items" aria-label="Order items">
             {order.items.map((item, i) => (
               <li key={i} className="order__item">
@@ -135,13 +130,10 @@ function OrderDetails({ order }: { order: OrderReply }) {
               </li>
             ))}
           </ul>
-        </section>
+        </TitledCard>
       </div>
 
-      <aside className="checkout__card checkout__summary" aria-labelledby="order-summary">
-        <h2 id="order-summary" className="checkout__heading">
-          Order summary
-        </h2>
+      <TitledCard id="order-summary" title="Order summary" tag="aside" className="checkout__summary">
         <dl className="checkout__totals">
           <div>
             <dt>Subtotal</dt>
@@ -159,7 +151,19 @@ function OrderDetails({ order }: { order: OrderReply }) {
         <Link className="button button--ghost" to="/">
           Continue Shopping
         </Link>
-      </aside>
+      </TitledCard>
     </div>
+  );
+}
+
+/** One of the page's cards, named by its heading (whose id is `id`): a section, or the summary's aside. */
+function TitledCard({ id, title, tag: Tag = 'section', className, children }: { id: string; title: string; tag?: 'section' | 'aside'; className?: string; children: ReactNode }) {
+  return (
+    <Tag className={className ? `checkout__card ${className}` : 'checkout__card'} aria-labelledby={id}>
+      <h2 id={id} className="checkout__heading">
+        {title}
+      </h2>
+      {children}
+    </Tag>
   );
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CHECKOUT_MESSAGES } from '../../../shared/schemas/checkout.ts';
 import { ApiError } from '../../lib/ApiError.ts';
 import type { CartItem } from '../../stores/cart/cartRecord.ts';
+import { cartItem } from './checkoutFixtures.ts';
 import {
   attemptKey,
   checkoutBody,
@@ -18,26 +19,8 @@ import {
   type ShippingState,
 } from './checkoutLogic.ts';
 
-const line = (over: Partial<CartItem> = {}): CartItem => ({
-  line_id: 'l1',
-  product_id: '0b5b0a44-8f4e-4a53-9d7e-0c6f3f1a2b3c',
-  sku: 'unisex-tshirt',
-  variant_id: 'unisex-tshirt|Black||M',
-  name: 'Unisex T-Shirt',
-  price_cents: 2169,
-  image: null,
-  color: 'Black',
-  handle_color: null,
-  size: 'M',
-  selected_screenshot: 1,
-  screenshot: '/media/screenshots/a.jpg',
-  qty: 2,
-  video_url: null,
-  video_title: 'A video',
-  creator_name: 'Ada',
-  thumbnail: null,
-  ...over,
-});
+/** The fixture's line with two of it, unless told otherwise. */
+const line = (over: Partial<CartItem> = {}): CartItem => cartItem({ qty: 2, ...over });
 
 describe('the shipping quote states', () => {
   const key = quoteKey([line()], '10001', 'US');
