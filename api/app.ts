@@ -69,6 +69,9 @@ export function serverOptions(logLevel: string): FastifyServerOptions {
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     bodyLimit: 1024 * 1024,
+    // Start-up work (finding ffmpeg, the storage sweep, the catalogue) may take more than
+    // Fastify's 10 s on a busy machine or when several processes start at once.
+    pluginTimeout: 120_000,
     trustProxy: false,
     routerOptions: { maxParamLength: 200 },
     ajv: { customOptions: { removeAdditional: true, coerceTypes: 'array', useDefaults: true, allErrors: false } },

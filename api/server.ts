@@ -3,12 +3,14 @@
  * the API and the built web app from one process. SIGINT/SIGTERM close it gracefully:
  * no new connections, in-flight requests finish, then the database closes.
  */
+import cluster from 'node:cluster';
 import Fastify from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { app, serverOptions } from './app.ts';
 import { prepare } from './bootstrap.ts';
 import { ConfigError, loadConfig, type Config } from './platform/config/config.ts';
 import { CONNECTION_TIMEOUTS, pauseIdleClockWhileServing, timeoutOptions } from './platform/http/timeouts.ts';
+import { reportEventLoopDelay } from './platform/http/event-loop.ts';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -80,7 +82,11 @@ async function main() {
   process.once('SIGTERM', () => shutdown('SIGTERM'));
 
   await fastify.listen({ host: config.host, port: config.port });
-  console.log(`FrameMerch is serving on ${config.publicUrl} (database: ${prepared.database.kind})`);
+  // Only with EVENT_LOOP_REPORT_MS set (the soak test): the loop's delay, written to stdout.
+  reportEventLoopDelay();
+  const processes = Number(process.env.WORKERS ?? 1);
+  const which = cluster.isWorker && processes > 1 ? `, one of ${processes} API processes: pid ${process.pid}` : '';
+  console.log(`FrameMerch is serving on ${config.publicUrl} (database: ${prepared.database.kind}${which})`);
 }
 
 main().catch((err) => {

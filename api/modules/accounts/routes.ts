@@ -13,7 +13,7 @@ import {
 } from '../../../shared/schemas/auth.ts';
 import { ERROR_CODES } from '../../../shared/schemas/common.ts';
 import { safeReturnPath, withQuery } from '../../../shared/safe-return.ts';
-import { FailureLimiter } from '../../platform/http/rate-limit.ts';
+import { RateLimiter } from '../../platform/http/rate-limit.ts';
 import { createSession, deleteSession, toSessionUser } from '../../platform/sessions/sessions.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { createUser, findPasswordAccount, SignInRefused, signInWithClaims, storeAuthFlow, takeAuthFlow } from './service.ts';
@@ -48,10 +48,10 @@ function checkEmail(raw: string): string {
 
 const auth: FastifyPluginAsyncTypebox = async (app) => {
   const { login: loginLimits, signup: signupLimits } = AUTH_LIMITS;
-  const loginPerAccount = new FailureLimiter(loginLimits.perAccount, loginLimits.windowMs);
-  const loginPerIp = new FailureLimiter(loginLimits.perAddress, loginLimits.windowMs);
-  const signupPerEmail = new FailureLimiter(signupLimits.perEmail, signupLimits.windowMs);
-  const signupPerIp = new FailureLimiter(signupLimits.perAddress, signupLimits.windowMs);
+  const loginPerAccount = new RateLimiter(app.db, 'login-account', loginLimits.perAccount, loginLimits.windowMs);
+  const loginPerIp = new RateLimiter(app.db, 'login-address', loginLimits.perAddress, loginLimits.windowMs);
+  const signupPerEmail = new RateLimiter(app.db, 'signup-email', signupLimits.perEmail, signupLimits.windowMs);
+  const signupPerIp = new RateLimiter(app.db, 'signup-address', signupLimits.perAddress, signupLimits.windowMs);
   // Unknown emails are checked against this hash, so a miss costs as long as a wrong password.
   const decoyHash = await hashPassword(randomBytes(16).toString('hex'));
   const secureCookies = app.config.publicUrl.startsWith('https:');
@@ -61,8 +61,9 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
     !app.config.authLimitLoopback && LOOPBACK.has(request.ip) ? null : request.ip;
 
   /** 429 with Retry-After (whole seconds until every limiter lets the request through) while any key is held. */
-  function refuseWhileLimited(reply: { header: (name: string, value: string) => unknown }, held: Array<[FailureLimiter, string | null]>) {
-    const wait = Math.max(0, ...held.map(([limiter, key]) => (key === null ? 0 : limiter.retryAfterSeconds(key))));
+  async function refuseWhileLimited(reply: { header: (name: string, value: string) => unknown }, held: Array<[RateLimiter, string | null]>) {
+    const waits = await Promise.all(held.map(([limiter, key]) => (key === null ? 0 : limiter.retryAfterSeconds(key))));
+    const wait = Math.max(0, ...waits);
     if (wait === 0) return;
     reply.header('retry-after', String(wait));
     throw new AppError(429, ERROR_CODES.RATE_LIMITED, AUTH_MESSAGES.tooManyAttempts);
@@ -84,9 +85,8 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
       const email = checkEmail(request.body.email);
       const emailKey = email.toLowerCase();
       const address = addressKey(request);
-      refuseWhileLimited(reply, [[signupPerEmail, emailKey], [signupPerIp, address]]);
-      signupPerEmail.fail(emailKey);
-      if (address !== null) signupPerIp.fail(address);
+      await refuseWhileLimited(reply, [[signupPerEmail, emailKey], [signupPerIp, address]]);
+      await Promise.all([signupPerEmail.fail(emailKey), address !== null && signupPerIp.fail(address)]);
       const { password } = request.body;
       if (!password) throw AppError.badRequest(AUTH_MESSAGES.passwordRequired);
       const problem = await newPasswordProblem(password, email);
@@ -114,16 +114,15 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
       if (!password) throw AppError.badRequest(AUTH_MESSAGES.passwordRequired);
       const emailKey = email.toLowerCase();
       const address = addressKey(request);
-      refuseWhileLimited(reply, [[loginPerAccount, emailKey], [loginPerIp, address]]);
+      await refuseWhileLimited(reply, [[loginPerAccount, emailKey], [loginPerIp, address]]);
       const found = await findPasswordAccount(app.db, email);
       const ok = await verifyPassword(password, found?.password_hash ?? decoyHash);
       if (!found || !found.password_hash || !ok) {
-        loginPerAccount.fail(emailKey);
-        if (address !== null) loginPerIp.fail(address);
+        await Promise.all([loginPerAccount.fail(emailKey), address !== null && loginPerIp.fail(address)]);
         throw new AppError(401, ERROR_CODES.UNAUTHENTICATED, AUTH_MESSAGES.badCredentials);
       }
       if (found.status !== 'active') throw new AppError(403, ERROR_CODES.FORBIDDEN, AUTH_MESSAGES.suspended);
-      loginPerAccount.reset(emailKey);
+      await loginPerAccount.reset(emailKey);
       const user = toSessionUser(found);
       await signIn(request, reply, user);
       return { success: true as const, message: 'Signed in.', user };

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { captureMultipleScreenshotsRoute, captureScreenshotRoute, CAPTURE_FAILED } from '../../../shared/schemas/capture.ts';
 import { SERVER_CAPTURE_QUALITY } from '../../../shared/constants.ts';
 import { ERROR_CODES } from '../../../shared/schemas/common.ts';
-import { FailureLimiter } from '../../platform/http/rate-limit.ts';
+import { RateLimiter } from '../../platform/http/rate-limit.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { CaptureFailed, captureStoredFrames, findCapturableVideo, type StoredFrame } from './service.ts';
 import { storedVideoKey } from '../../platform/storage/media-urls.ts';
@@ -17,7 +17,7 @@ function reply(shot: StoredFrame, timestamp: number) {
 }
 
 const capture: FastifyPluginAsyncTypebox = async (app) => {
-  const perIp = new FailureLimiter(60, 60_000);
+  const perIp = new RateLimiter(app.db, 'capture', 60, 60_000);
   let running = 0;
   const publicHost = new URL(app.config.publicUrl).host;
   const deps = { db: app.db, storage: app.storage, tools: app.mediaTools, tmpDir: app.pendingObjects.tmpDir };
@@ -36,8 +36,7 @@ const capture: FastifyPluginAsyncTypebox = async (app) => {
     if (!video) throw AppError.notFound('Video not found.');
     const late = times.findIndex((time) => !Number.isFinite(time) || time < 0 || (video.duration_ms !== null && time * 1000 > video.duration_ms));
     if (late >= 0) throw pastEnd(late);
-    if (perIp.blocked(request.ip)) throw new AppError(429, ERROR_CODES.RATE_LIMITED, 'Too many captures. Please wait a minute.');
-    for (let i = 0; i < times.length; i++) perIp.fail(request.ip);
+    if (!(await perIp.take(request.ip, times.length))) throw new AppError(429, ERROR_CODES.RATE_LIMITED, 'Too many captures. Please wait a minute.');
     if (running >= MAX_CONCURRENT) throw new AppError(503, ERROR_CODES.SERVICE_UNAVAILABLE, CAPTURE_FAILED);
     running++;
     try {

@@ -18,7 +18,7 @@ import {
   placeOrderRoute,
 } from '../../../shared/schemas/checkout.ts';
 import { ERROR_CODES } from '../../../shared/schemas/common.ts';
-import { FailureLimiter } from '../../platform/http/rate-limit.ts';
+import { RateLimiter } from '../../platform/http/rate-limit.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { checkoutService } from './service.ts';
 
@@ -62,19 +62,18 @@ function refuseInvalid(request: FastifyRequest): void {
 const checkout: FastifyPluginAsyncTypebox = async (app) => {
   const { config } = app;
   const service = checkoutService({ db: app.db, catalogue: app.catalogue, shipping: app.shipping, publicUrl: config.publicUrl });
-  const checkouts = new FailureLimiter(CHECKOUTS_PER_MINUTE, 60_000);
-  const quotes = new FailureLimiter(QUOTES_PER_MINUTE, 60_000);
+  const checkouts = new RateLimiter(app.db, 'checkout', CHECKOUTS_PER_MINUTE, 60_000);
+  const quotes = new RateLimiter(app.db, 'shipping-quote', QUOTES_PER_MINUTE, 60_000);
 
   /**
    * Per-address limit. With CHECKOUT_LIMIT_LOOPBACK off, loopback is exempt: development, the
    * load bench and the API tests run every buyer from 127.0.0.1.
    */
-  function limit(limiter: FailureLimiter, request: FastifyRequest): void {
+  async function limit(limiter: RateLimiter, request: FastifyRequest): Promise<void> {
     if (!config.checkoutLimitLoopback && LOOPBACK.has(request.ip)) return;
-    if (limiter.blocked(request.ip)) {
+    if (!(await limiter.take(request.ip))) {
       throw new AppError(429, ERROR_CODES.RATE_LIMITED, 'Too many checkout attempts from your address. Please wait a minute and try again.');
     }
-    limiter.fail(request.ip);
   }
 
   app.route({
@@ -82,7 +81,7 @@ const checkout: FastifyPluginAsyncTypebox = async (app) => {
     attachValidation: true,
     handler: async (request) => {
       refuseInvalid(request);
-      limit(quotes, request);
+      await limit(quotes, request);
       const rate = await service.quote(request.body, request.log);
       return {
         success: true as const,
@@ -100,7 +99,7 @@ const checkout: FastifyPluginAsyncTypebox = async (app) => {
     preValidation: strictSmsConsent,
     handler: async (request) => {
       refuseInvalid(request);
-      limit(checkouts, request);
+      await limit(checkouts, request);
       const { orderId, session } = await service.checkout(app.payments, request.body, request.user?.id ?? null, request.log);
       return { success: true as const, url: session.url, order_id: orderId, session_id: session.sessionId };
     },
@@ -112,7 +111,7 @@ const checkout: FastifyPluginAsyncTypebox = async (app) => {
     preValidation: strictSmsConsent,
     handler: async (request) => {
       refuseInvalid(request);
-      limit(checkouts, request);
+      await limit(checkouts, request);
       // The same pending order as create-checkout-session; only a payment event ever marks it paid.
       const { orderId, session } = await service.checkout(app.payments, request.body, request.user?.id ?? null, request.log);
       return { success: true as const, next_url: session.url, order_id: orderId };

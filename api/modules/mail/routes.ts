@@ -3,7 +3,7 @@ import { AUTH_MESSAGES, subscriptionEmailRoute, welcomeEmailRoute } from '../../
 import { ERROR_CODES } from '../../../shared/schemas/common.ts';
 import { devMailMessageRoute, devMailRoute, MAIL_MESSAGES } from '../../../shared/schemas/mail.ts';
 import { approveSubscriptionRoute, SUBSCRIPTION_MESSAGES } from '../../../shared/schemas/subscriptions.ts';
-import { FailureLimiter } from '../../platform/http/rate-limit.ts';
+import { RateLimiter } from '../../platform/http/rate-limit.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { mailService } from './service.ts';
 
@@ -14,19 +14,18 @@ const APPROVAL_FAILURES_PER_HOUR = 20;
 
 const mail: FastifyPluginAsyncTypebox = async (app) => {
   // Mail goes to addresses a visitor types: limit how much one address of ours can be made to send.
-  const perIp = new FailureLimiter(10, HOUR);
+  const perIp = new RateLimiter(app.db, 'mail', 10, HOUR);
   // Approval links that fail, counted per address: tokens cannot be guessed, but nobody gets to try many.
-  const approvalFailures = new FailureLimiter(APPROVAL_FAILURES_PER_HOUR, HOUR);
+  const approvalFailures = new RateLimiter(app.db, 'subscription-approval', APPROVAL_FAILURES_PER_HOUR, HOUR);
   const service = await mailService({ db: app.db, publicUrl: app.config.publicUrl, now: () => app.clock.now() });
   // With the embedded mailer no mail leaves the machine, so the browser that asked for a message
   // is handed its secret link; with an SMTP server the message goes to the inbox alone.
   const embedded = !app.config.smtpUrl;
 
-  function accept(ip: string, raw: string): string {
+  async function accept(ip: string, raw: string): Promise<string> {
     const email = raw.trim();
     if (!EMAIL.test(email)) throw AppError.badRequest(AUTH_MESSAGES.invalidEmail);
-    if (perIp.blocked(ip)) throw new AppError(429, ERROR_CODES.RATE_LIMITED, 'Too many emails requested. Please try again later.');
-    perIp.fail(ip);
+    if (!(await perIp.take(ip))) throw new AppError(429, ERROR_CODES.RATE_LIMITED, 'Too many emails requested. Please try again later.');
     return email;
   }
 
@@ -36,7 +35,7 @@ const mail: FastifyPluginAsyncTypebox = async (app) => {
   app.route({
     ...welcomeEmailRoute,
     handler: async (request, reply) => {
-      const id = await service.sendWelcome(accept(request.ip, request.body.email));
+      const id = await service.sendWelcome(await accept(request.ip, request.body.email));
       return reply.code(202).send({ success: true as const, message: 'Welcome email sent.', ...linkFor(id) });
     },
   });
@@ -44,7 +43,7 @@ const mail: FastifyPluginAsyncTypebox = async (app) => {
   app.route({
     ...subscriptionEmailRoute,
     handler: async (request, reply) => {
-      const id = await service.sendSubscriptionApproval(accept(request.ip, request.body.email));
+      const id = await service.sendSubscriptionApproval(await accept(request.ip, request.body.email));
       return reply.code(202).send({ success: true as const, message: 'Approval link sent. Please check your email.', ...linkFor(id) });
     },
   });
@@ -56,7 +55,7 @@ const mail: FastifyPluginAsyncTypebox = async (app) => {
     ...approveSubscriptionRoute,
     attachValidation: true,
     handler: async (request, reply) => {
-      const wait = approvalFailures.retryAfterSeconds(request.ip);
+      const wait = await approvalFailures.retryAfterSeconds(request.ip);
       if (wait > 0) {
         void reply.header('retry-after', String(wait));
         throw new AppError(429, ERROR_CODES.RATE_LIMITED, SUBSCRIPTION_MESSAGES.approvalTooManyAttempts);
@@ -64,7 +63,7 @@ const mail: FastifyPluginAsyncTypebox = async (app) => {
       const body: unknown = request.validationError ? null : request.body;
       const { email, token } = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
       if (!(await service.approveSubscription(email, token))) {
-        approvalFailures.fail(request.ip);
+        await approvalFailures.fail(request.ip);
         throw AppError.badRequest(SUBSCRIPTION_MESSAGES.approvalInvalid);
       }
       return { success: true as const, message: SUBSCRIPTION_MESSAGES.approvedMessage };

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ERROR_CODES } from '../../../shared/schemas/common.ts';
 import { DEFAULT_PRINT_AREA_IN, FEATHER_RADIUS, processPrintQualityRoute, processShirtImageRoute } from '../../../shared/schemas/print.ts';
-import { FailureLimiter } from '../../platform/http/rate-limit.ts';
+import { RateLimiter } from '../../platform/http/rate-limit.ts';
 import { inLargeBodySlot } from '../../platform/http/body-slots.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { sniffImage } from '../../platform/media/sniff.ts';
@@ -25,11 +25,10 @@ async function decode(dataUrl: string) {
 const dataUrl = (png: Buffer) => `data:image/png;base64,${png.toString('base64')}`;
 
 const print: FastifyPluginAsyncTypebox = async (app) => {
-  const perIp = new FailureLimiter(30, 60_000);
+  const perIp = new RateLimiter(app.db, 'print-image', 30, 60_000);
   let running = 0;
   async function guarded<T>(ip: string, work: () => Promise<T>): Promise<T> {
-    if (perIp.blocked(ip)) throw new AppError(429, ERROR_CODES.RATE_LIMITED, 'Too many images. Please wait a minute.');
-    perIp.fail(ip);
+    if (!(await perIp.take(ip))) throw new AppError(429, ERROR_CODES.RATE_LIMITED, 'Too many images. Please wait a minute.');
     if (running >= MAX_CONCURRENT) throw new AppError(503, ERROR_CODES.SERVICE_UNAVAILABLE, 'The print service is busy. Please try again.');
     running++;
     try {

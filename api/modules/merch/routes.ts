@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ERROR_CODES } from '../../../shared/schemas/common.ts';
 import { browseProductsRoute, CREATE_PRODUCT_BODY_LIMIT, createProductRoute, PRODUCT_MESSAGES, productRoute } from '../../../shared/schemas/products.ts';
-import { FailureLimiter } from '../../platform/http/rate-limit.ts';
+import { RateLimiter } from '../../platform/http/rate-limit.ts';
 import { inLargeBodySlot } from '../../platform/http/body-slots.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { catalogueReplies } from './catalogue.ts';
@@ -17,7 +17,7 @@ function categoryListed(asked: string | undefined, own: string | null): string |
 const products: FastifyPluginAsyncTypebox = async (app) => {
   const deps = { db: app.db, storage: app.storage, pending: app.pendingObjects };
   const publicHost = new URL(app.config.publicUrl).host;
-  const perUser = new FailureLimiter(30, 60_000);
+  const perUser = new RateLimiter(app.db, 'create-product', 30, 60_000);
 
   app.route({
     ...createProductRoute,
@@ -25,8 +25,7 @@ const products: FastifyPluginAsyncTypebox = async (app) => {
     ...inLargeBodySlot(),
     handler: async (request) => {
       const userId = request.user!.id;
-      if (perUser.blocked(userId)) throw new AppError(429, ERROR_CODES.RATE_LIMITED, 'Too many products at once. Please wait a minute.');
-      perUser.fail(userId);
+      if (!(await perUser.take(userId))) throw new AppError(429, ERROR_CODES.RATE_LIMITED, 'Too many products at once. Please wait a minute.');
       const body = request.body;
       const videoKey = storedVideoKey(body.videoUrl, [publicHost, request.headers.host]);
       if (!videoKey) throw AppError.badRequest(PRODUCT_MESSAGES.unknownVideo);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, testConfig, type TestApp } from '../../test/harness.ts';
+import { buildApp } from '../../app.ts';
+import { NO_BACKGROUND, testApp, testConfig, type TestApp } from '../../test/harness.ts';
 import { CACHE_NAMESPACES } from './read-cache.ts';
 
 let t: TestApp;
@@ -57,5 +58,35 @@ describe('cached public reads', () => {
     const bad = Buffer.from('x|y').toString('base64url');
     expect((await t.app.inject({ method: 'GET', url: `/api/videos?before=${bad}` })).statusCode).toBe(400);
     expect((await t.app.inject({ method: 'GET', url: `/api/videos?before=${bad}` })).statusCode).toBe(400);
+  });
+
+  it("a write through one app clears another app's cache on the same database (the processes behind a load balancer)", async () => {
+    const other = await buildApp(
+      { config: t.config, database: t.database, storage: t.storage, catalogue: t.app.catalogue, sealedValues: t.sealedValues, ownsDatabase: false },
+      NO_BACKGROUND,
+    );
+    try {
+      const read = async (app: typeof other) =>
+        ((await app.inject({ method: 'GET', url: '/api/videos', headers: { host: new URL(t.config.publicUrl).host } })).json().videos as Array<{ title: string }>).map((v) => v.title);
+      const before = await read(other);
+      const owner = await t.db.selectFrom('users').select('id').executeTakeFirstOrThrow();
+      await t.db
+        .insertInto('videos')
+        .values({ user_id: owner.id, title: 'Third', video_key: 'ca/third.mp4', content_type: 'video/mp4', size_bytes: 1, category: 'music' })
+        .execute();
+      // The other app still serves its cached page...
+      expect(await read(other)).toEqual(before);
+      // ...until this one says the feed changed: the notification reaches the other app's cache.
+      t.app.readCache.invalidate(CACHE_NAMESPACES.feed);
+      const deadline = Date.now() + 5000;
+      let after = await read(other);
+      while (!after.includes('Third') && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 50));
+        after = await read(other);
+      }
+      expect(after).toEqual(['Third', ...before]);
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -1,8 +1,9 @@
 /**
  * A short-lived cache for public reads that every visitor makes the same way (feed pages, the
  * sidebar's creators). Entries live for ttlMs; concurrent misses for one key share a single
- * load, so a burst of visitors costs one query. Writes in this process clear a namespace at
- * once; other processes behind the same database see the change within ttlMs.
+ * load, so a burst of visitors costs one query. A write clears a namespace at once here and,
+ * through `publish` (the database's notifications: see CACHE_CHANNEL), in every other process
+ * behind the same database, which calls forget() when it hears of it.
  */
 export class ReadCache {
   readonly #entries = new Map<string, { expires: number; value: Promise<unknown> }>();
@@ -11,6 +12,8 @@ export class ReadCache {
     readonly ttlMs: number,
     readonly maxEntries = 1000,
     private readonly now: () => number = Date.now,
+    /** Tells the other processes a namespace changed. */
+    private readonly publish: (namespace: string) => void = () => {},
   ) {}
 
   get size(): number {
@@ -36,11 +39,24 @@ export class ReadCache {
     return value;
   }
 
-  /** Forgets every entry of a namespace (after a write that changes what it holds). */
+  /** After a write that changes what a namespace holds: forgets it here and in every other process. */
   invalidate(namespace: string): void {
+    this.forget(namespace);
+    this.publish(namespace);
+  }
+
+  /** Forgets every entry of a namespace in this process; null forgets everything. */
+  forget(namespace: string | null): void {
+    if (namespace === null) {
+      this.#entries.clear();
+      return;
+    }
     const prefix = `${namespace}\u0000`;
     for (const id of this.#entries.keys()) if (id.startsWith(prefix)) this.#entries.delete(id);
   }
 }
 
 export const CACHE_NAMESPACES = { feed: 'feed', creators: 'creators' } as const;
+
+/** The notifications channel on which a process says which namespace it invalidated. */
+export const CACHE_CHANNEL = 'framemerch_read_cache';

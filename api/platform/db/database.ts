@@ -8,6 +8,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { embeddedNotifications, serverNotifications, type Notifications } from './notifications.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import { createDatabase, dropDatabase, ping } from './repository.ts';
 import type { DB } from './schema.ts';
@@ -17,6 +18,8 @@ export type DatabaseKind = 'pglite' | 'postgres';
 export interface Database {
   kind: DatabaseKind;
   db: Kysely<DB>;
+  /** Messages between the processes on this database (LISTEN/NOTIFY): platform/db/notifications.ts. */
+  notifications: Notifications;
   close(): Promise<void>;
 }
 
@@ -48,10 +51,13 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     });
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     await ping(db);
+    const notifications = serverNotifications(target.url, db);
     return {
       kind: 'postgres',
       db,
+      notifications,
       close: async () => {
+        await notifications.close();
         await db.destroy();
         await Promise.all([...closing]);
       },
@@ -69,7 +75,16 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   });
   await pglite.waitReady;
   const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
-  return { kind: 'pglite', db, close: () => db.destroy() };
+  const notifications = embeddedNotifications(pglite, db);
+  return {
+    kind: 'pglite',
+    db,
+    notifications,
+    close: async () => {
+      await notifications.close();
+      await db.destroy();
+    },
+  };
 }
 
 /**

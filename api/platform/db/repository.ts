@@ -49,6 +49,26 @@ export async function dropDatabase(client: pg.Client, name: string): Promise<voi
   await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
 }
 
+/* ---- Notifications between processes (platform/db/notifications.ts) ---- */
+
+/** Channel names are this app's own constants: [a-z_]+ only, so they need no quoting. */
+const CHANNEL = /^[a-z_]+$/;
+
+export async function listenOn(client: pg.Client, channel: string): Promise<void> {
+  if (!CHANNEL.test(channel)) throw new Error(`Bad channel name ${channel}`);
+  await client.query(`LISTEN ${channel}`);
+}
+
+export async function unlistenOn(client: pg.Client, channel: string): Promise<void> {
+  if (!CHANNEL.test(channel)) throw new Error(`Bad channel name ${channel}`);
+  await client.query(`UNLISTEN ${channel}`);
+}
+
+/** Sent when the transaction that runs it commits (at once outside one). */
+export async function notifyOn(db: Kysely<DB>, channel: string, payload: string): Promise<void> {
+  await sql`select pg_notify(${channel}, ${payload})`.execute(db);
+}
+
 /* ---- Keyset paging (the codec and the page: platform/http/keyset.ts) ---- */
 
 /** A keyset position: created_at as timestamptz text (microseconds, UTC) and the row's id. */

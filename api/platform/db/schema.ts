@@ -650,6 +650,14 @@ export interface EmbeddedPortalSessionsTable {
   created_at: CreatedAt;
 }
 
+export interface RateLimitHitsTable {
+  id: Generated<string>;
+  bucket: string;
+  key: string;
+  at: Date;
+  expires_at: Date;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -695,4 +703,5 @@ export interface DB {
   embedded_subscriptions: EmbeddedSubscriptionsTable;
   embedded_invoices: EmbeddedInvoicesTable;
   embedded_portal_sessions: EmbeddedPortalSessionsTable;
+  rate_limit_hits: RateLimitHitsTable;
 }

@@ -10,11 +10,15 @@ import type { Catalogue } from '../../../shared/catalogue/parse.ts';
 import type { Config } from '../config/config.ts';
 import type { Database } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
-import { ReadCache } from '../cache/read-cache.ts';
+import { CACHE_CHANNEL, ReadCache } from '../cache/read-cache.ts';
 import { AppClock } from '../clock/app-clock.ts';
 import { openSealedValues } from '../crypto/key-file.ts';
 import type { SealedValues } from '../crypto/sealed-values.ts';
 import type { ObjectStorage } from '../storage/object-storage.ts';
+import { sweepRateLimitsEvery } from './rate-limit.ts';
+
+/** How often expired rate-limit hits are removed. */
+const RATE_LIMIT_SWEEP_MS = 10 * 60_000;
 
 export interface AppContext {
   config: Config;
@@ -65,9 +69,20 @@ async function context(app: FastifyInstance, ctx: AppContext & { background: Bac
   app.decorate('db', ctx.database.db);
   app.decorate('storage', ctx.storage);
   app.decorate('catalogue', ctx.catalogue);
-  app.decorate('readCache', new ReadCache(ctx.config.readCacheMs));
+  const { notifications } = ctx.database;
+  const logError = (msg: string) => (err: unknown) => app.log.error({ err }, msg);
+  const readCache = new ReadCache(ctx.config.readCacheMs, 1000, Date.now, (namespace) => {
+    void notifications.notify(CACHE_CHANNEL, namespace).catch(logError('could not tell other processes of a cache change'));
+  });
+  const stopListening = await notifications.listen(CACHE_CHANNEL, (namespace) => readCache.forget(namespace));
+  app.addHook('onClose', async () => stopListening());
+  app.decorate('readCache', readCache);
   app.decorate('sealedValues', sealedValues);
   app.decorate('clock', new AppClock(ctx.config.testClock));
+  if (ctx.background.jobs) {
+    const stop = sweepRateLimitsEvery(ctx.database.db, RATE_LIMIT_SWEEP_MS, logError('could not sweep the rate limits'));
+    app.addHook('onClose', async () => stop());
+  }
   if (ctx.ownsDatabase) app.addHook('onClose', async () => ctx.database.close());
 }
 

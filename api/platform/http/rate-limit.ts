@@ -1,51 +1,80 @@
 /**
- * Counts failures per key in a sliding window (sign-in and sign-up attempts per IP and per
- * email, checkouts, captures and the like). Kept in this process's memory: with several API
- * processes each counts on its own, so the effective limit is the limit times the number of
- * processes.
+ * Counts requests or failures per key in a sliding window (sign-in and sign-up attempts per IP
+ * and per email, checkouts, captures and the like). The counts live in the database, so every
+ * API process sharing it enforces one limit: a key at its limit is refused whichever process
+ * it reaches. Each limiter names its own bucket; two limiters must not share one.
  */
-export class FailureLimiter {
-  readonly #hits = new Map<string, number[]>();
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import { clearHits, insertHits, recentHits, sweepExpiredHits, takeHits, type HitWindow } from './repository.ts';
 
+export class RateLimiter {
   constructor(
+    private readonly db: Kysely<DB>,
+    readonly bucket: string,
     readonly max: number,
     readonly windowMs: number,
     private readonly now: () => number = Date.now,
   ) {}
 
-  #recent(key: string): number[] {
-    const since = this.now() - this.windowMs;
-    const hits = (this.#hits.get(key) ?? []).filter((t) => t > since);
-    if (hits.length === 0) this.#hits.delete(key);
-    else this.#hits.set(key, hits);
-    return hits;
+  #window(key: string, now: number): HitWindow {
+    return { bucket: this.bucket, key, since: new Date(now - this.windowMs) };
   }
 
-  /** True when the key has used up its failures in the window. */
-  blocked(key: string): boolean {
-    return this.#recent(key).length >= this.max;
+  #hit(now: number, count: number) {
+    return { at: new Date(now), expiresAt: new Date(now + this.windowMs), count };
+  }
+
+  /**
+   * Lets a request through when the key has used fewer than `max` in the window, counting it
+   * (`count` times: a request that asks for several things at once); answers false, counting
+   * nothing, when the key is at its limit.
+   */
+  async take(key: string, count = 1): Promise<boolean> {
+    const now = this.now();
+    return takeHits(this.db, this.#window(key, now), { ...this.#hit(now, count), max: this.max });
+  }
+
+  /** True when the key has used up its window. */
+  async blocked(key: string): Promise<boolean> {
+    const now = this.now();
+    return (await recentHits(this.db, this.#window(key, now))).length >= this.max;
   }
 
   /**
    * Whole seconds until the key may try again (for a Retry-After header): 0 when it is not
-   * blocked; otherwise the time until enough counted failures leave the window to let one more
-   * in (the oldest one, when the key is exactly at the limit), rounded up and at least 1.
+   * blocked; otherwise the time until enough counted hits leave the window to let one more in
+   * (the oldest one, when the key is exactly at the limit), rounded up and at least 1.
    */
-  retryAfterSeconds(key: string): number {
-    const hits = this.#recent(key);
+  async retryAfterSeconds(key: string): Promise<number> {
+    const now = this.now();
+    const hits = await recentHits(this.db, this.#window(key, now));
     if (hits.length < this.max) return 0;
-    const freeing = hits[hits.length - this.max]!;
-    return Math.max(1, Math.ceil((freeing + this.windowMs - this.now()) / 1000));
+    const freeing = hits[hits.length - this.max]!.getTime();
+    return Math.max(1, Math.ceil((freeing + this.windowMs - now) / 1000));
   }
 
-  fail(key: string): void {
-    const hits = this.#recent(key);
-    hits.push(this.now());
-    this.#hits.set(key, hits);
-    if (this.#hits.size > 100_000) this.#hits.delete(this.#hits.keys().next().value as string);
+  /** Counts a failure whatever the count already is. */
+  async fail(key: string): Promise<void> {
+    await insertHits(this.db, this.#window(key, this.now()), this.#hit(this.now(), 1));
   }
 
-  reset(key: string): void {
-    this.#hits.delete(key);
+  async reset(key: string): Promise<void> {
+    await clearHits(this.db, this.bucket, key);
   }
+}
+
+/** Removes the hits of every limiter that have left their windows; answers how many. */
+export function sweepRateLimits(db: Kysely<DB>, now = new Date()): Promise<number> {
+  return sweepExpiredHits(db, now);
+}
+
+/**
+ * Sweeps every `everyMs` until the returned function is called (keys used once and never again
+ * leave no rows behind). Every process may sweep: the delete is the same from any of them.
+ */
+export function sweepRateLimitsEvery(db: Kysely<DB>, everyMs: number, log: (err: unknown) => void): () => void {
+  const timer = setInterval(() => void sweepRateLimits(db).catch(log), everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
 }
