@@ -22,6 +22,14 @@ import { SNIFF_BYTES, sniffVideo, type VideoContainer } from '../../platform/med
 export const UPLOAD_ID = /^[0-9a-f]{32}$/;
 export const newUploadId = () => randomBytes(16).toString('hex');
 
+/**
+ * How old a broken upload (one of its two files without the other, or a .json that is not JSON)
+ * must be before a sweep removes it. A creation writes both files within moments, so one broken
+ * for longer is what a crash in the middle of a creation (or a removal) left: no request can use
+ * it, and nobody can resume it.
+ */
+export const BROKEN_AFTER_MS = 60_000;
+
 /** The metadata key that holds the owner's user id; the server writes it, a client's value is dropped. */
 export const OWNER_KEY = 'fm_owner';
 
@@ -229,28 +237,39 @@ export class ResumableUploads {
   }
 
   /**
-   * Removes every upload not written to for `maxAgeMs` before `now` (the app's clock), and files
-   * a crash left without their pair. Answers how many uploads went.
+   * Removes every upload not written to for `maxAgeMs` before `now` (the app's clock), and every
+   * broken one (what a crash left: see BROKEN_AFTER_MS) older than `brokenAfterMs`. Answers how
+   * many uploads went.
    */
-  async sweepExpired(now: Date, maxAgeMs: number): Promise<number> {
-    const cutoff = now.getTime() - maxAgeMs;
+  async sweepExpired(now: Date, maxAgeMs: number, brokenAfterMs = BROKEN_AFTER_MS): Promise<number> {
     let removed = 0;
     const names = await readdir(this.dir).catch(() => [] as string[]);
     const ids = new Set(names.map((n) => (n.endsWith('.json') ? n.slice(0, -'.json'.length) : n)).filter((id) => UPLOAD_ID.test(id)));
     for (const id of ids) {
       if (this.#finishing.has(id) || this.#writing.has(id)) continue;
-      const info = await this.find(id);
+      const broken = await this.#broken(id, names);
+      const info = broken ? null : await this.find(id);
       let touched = info?.touchedAt.getTime();
       if (touched === undefined) {
-        // Half an upload (its bytes without their info, or the reverse): gone once as old as an expired one.
         const one = await stat(path.join(this.dir, names.includes(id) ? id : `${id}.json`)).catch(() => null);
         touched = one?.mtimeMs ?? 0;
       }
-      if (touched < cutoff) {
+      if (touched < now.getTime() - (broken ? Math.min(brokenAfterMs, maxAgeMs) : maxAgeMs)) {
         await removeFiles(this.dir, id);
         removed++;
       }
     }
     return removed;
+  }
+
+  /** One of its files without the other, or a .json that is not JSON (a read that fails otherwise proves nothing). */
+  async #broken(id: string, names: string[]): Promise<boolean> {
+    if (!names.includes(id) || !names.includes(`${id}.json`)) return true;
+    try {
+      JSON.parse(await readFile(path.join(this.dir, `${id}.json`), 'utf8'));
+      return false;
+    } catch (err) {
+      return err instanceof SyntaxError;
+    }
   }
 }

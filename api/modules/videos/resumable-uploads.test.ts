@@ -564,6 +564,35 @@ describe('POST /api/videos/resumable', () => {
   });
 });
 
+describe('what a crash left', () => {
+  it('removes broken uploads (a file without its pair, an empty or torn .json) once a minute old, and keeps whole ones however young', async () => {
+    const who = await signedInCreator(t, 'crashed');
+    const whole = await create(who, 2 * MB);
+    const broken = {
+      emptyInfo: 'a'.repeat(32),
+      tornInfo: 'b'.repeat(32),
+      infoOnly: 'c'.repeat(32),
+      bytesOnly: 'd'.repeat(32),
+    };
+    await writeFile(path.join(tusDir(), broken.emptyInfo), 'x');
+    await writeFile(path.join(tusDir(), `${broken.emptyInfo}.json`), '');
+    await writeFile(path.join(tusDir(), broken.tornInfo), 'x');
+    await writeFile(path.join(tusDir(), `${broken.tornInfo}.json`), '{"id":"bbbb');
+    await writeFile(path.join(tusDir(), `${broken.infoOnly}.json`), '{}');
+    await writeFile(path.join(tusDir(), broken.bytesOnly), 'x');
+    // Younger than a minute: a creation may be writing its second file this moment.
+    expect(await t.app.resumableUploads.sweepNow()).toBe(0);
+    const files = Object.values(broken).flatMap((id) => [id, `${id}.json`]).map((name) => path.join(tusDir(), name));
+    const minuteAgo = new Date(Date.now() - 2 * 60_000);
+    for (const file of [...files.filter((f) => existsSync(f)), dataOf(whole), `${dataOf(whole)}.json`]) await utimes(file, minuteAgo, minuteAgo);
+    expect(await t.app.resumableUploads.sweepNow()).toBe(4);
+    for (const file of files) expect(existsSync(file)).toBe(false);
+    expect(existsSync(dataOf(whole))).toBe(true);
+    expect((await tus(who, 'HEAD', `/api/uploads/${whole}`)).statusCode).toBe(200);
+    expect((await tus(who, 'DELETE', `/api/uploads/${whole}`)).statusCode).toBe(204);
+  });
+});
+
 // Last: it moves the app's clock forward for good.
 describe('expiry', () => {
   it('removes uploads nobody wrote to for 24 hours once the app clock has moved past that, keeping the others', async () => {

@@ -31,14 +31,14 @@ import {
 import { errorBody } from '../../platform/http/error-handler.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { SNIFF_BYTES } from '../../platform/media/sniff.ts';
-import { newUploadId, OWNER_KEY, ResumableUploads, TusRefusal, type UploadInfo } from './resumable-store.ts';
+import { BROKEN_AFTER_MS, newUploadId, OWNER_KEY, ResumableUploads, TusRefusal, type UploadInfo } from './resumable-store.ts';
 import { tierOf } from './service.ts';
 import { notAVideo, videoTooLarge } from './video-intake.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The resumable uploads' store (tests and the finish route use it; sweepExpired() is the periodic work). */
-    resumableUploads: ResumableUploads & { sweepNow(): Promise<number> };
+    resumableUploads: ResumableUploads & { sweepNow(brokenAfterMs?: number): Promise<number> };
   }
 }
 
@@ -287,22 +287,31 @@ async function resumableUploads(app: FastifyInstance) {
   const uploads = await ResumableUploads.open(path.join(app.config.dataDir, 'resumable-uploads'), () =>
     new TusRefusal(415, ERROR_CODES.UNSUPPORTED_MEDIA_TYPE, notAVideo().message),
   );
-  const sweepNow = async () => {
-    const removed = await uploads.sweepExpired(app.clock.now(), EXPIRY_MS);
-    if (removed > 0) app.log.info(`removed ${removed} expired resumable upload(s)`);
+  const sweepNow = async (brokenAfterMs?: number) => {
+    const removed = await uploads.sweepExpired(app.clock.now(), EXPIRY_MS, brokenAfterMs);
+    if (removed > 0) app.log.info(`removed ${removed} expired or broken resumable upload(s)`);
     return removed;
   };
   app.decorate('resumableUploads', Object.assign(uploads, { sweepNow }));
   if (app.background.jobs) {
     let timer: NodeJS.Timeout | null = null;
-    const sweep = () => void sweepNow().catch((err) => app.log.warn({ err }, 'removing expired resumable uploads failed'));
+    let soon: NodeJS.Timeout | null = null;
+    const warn = (err: unknown) => app.log.warn({ err }, 'removing expired resumable uploads failed');
+    const sweep = () => void sweepNow().catch(warn);
     app.addHook('onReady', async () => {
-      sweep();
+      // Before the first request, what a crash left. With the embedded database this is the only
+      // process, so an upload a crash broke mid-creation is a dead process's and goes now; on
+      // PostgreSQL another process may be creating one this moment, so broken ones go once older
+      // than BROKEN_AFTER_MS, and a sweep that much later takes those made just before the crash.
+      await sweepNow(app.database.kind === 'pglite' ? 0 : undefined).catch(warn);
       timer = setInterval(sweep, SWEEP_EVERY_MS);
       timer.unref();
+      soon = setTimeout(sweep, BROKEN_AFTER_MS + 1000);
+      soon.unref();
     });
     app.addHook('onClose', async () => {
       if (timer) clearInterval(timer);
+      if (soon) clearTimeout(soon);
     });
   }
   await app.register(tusRoutes, { uploads });
