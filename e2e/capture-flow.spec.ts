@@ -8,31 +8,19 @@ import { createHash } from 'node:crypto';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { MAX_SCREENSHOTS } from '../shared/constants.ts';
 import { effectiveDpi, type Size } from '../shared/print.ts';
-import type { ReplyOf } from '../shared/schemas/route.ts';
-import type { feedRoute, videoRoute } from '../shared/schemas/videos.ts';
 import { storedScreenshot } from './support/qaCapture.ts';
-
-type Video = ReplyOf<typeof videoRoute>['video'];
+import { seededVideos, type SeededVideo } from './support/videos.ts';
 
 // Capturing, cropping and print files are real pixel work, slower than page checks on a busy machine.
 test.describe.configure({ timeout: 60_000 });
 
 const MAX_MESSAGE = 'Maximum 6 screenshots allowed. Please delete some screenshots first.';
 
-/** Seeded videos that can be captured: a playable file and a thumbnail. */
-async function capturableVideos(page: Page): Promise<Video[]> {
-  const feed = await page.request.get('/api/videos?limit=50');
-  expect(feed.status()).toBe(200);
-  const { videos } = (await feed.json()) as ReplyOf<typeof feedRoute>;
-  const details: Video[] = [];
-  for (const card of videos.filter((v) => v.thumbnail_url !== null)) {
-    const reply = await page.request.get(`/api/videos/${card.id}`);
-    expect(reply.status()).toBe(200);
-    const { video } = (await reply.json()) as ReplyOf<typeof videoRoute>;
-    if (video.video_url && video.thumbnail_url) details.push(video);
-  }
-  expect(details.length, 'the seed has capturable videos').toBeGreaterThan(1);
-  return details;
+/** Seeded videos that can be captured (a playable file and a thumbnail), at least two. */
+async function capturableVideos(page: Page): Promise<SeededVideo[]> {
+  const videos = await seededVideos(page.request);
+  expect(videos.length, 'the seed has capturable videos').toBeGreaterThan(1);
+  return videos;
 }
 
 const slots = (page: Page) => page.getByRole('list', { name: 'Screenshots' }).getByRole('listitem');
@@ -41,7 +29,7 @@ const shot = (page: Page, n: number) => page.getByRole('img', { name: `Screensho
 const selectScreenshot = (page: Page) => page.getByRole('button', { name: 'Select Screenshot', exact: true });
 const step = (page: Page, n: number) => page.getByRole('list', { name: 'Merch steps' }).getByRole('listitem').nth(n - 1);
 
-async function openVideo(page: Page, video: Video) {
+async function openVideo(page: Page, video: SeededVideo) {
   await page.goto(`/video/${video.category_id}/${video.id}`);
   await expect(page.getByRole('heading', { level: 1, name: video.title })).toBeVisible();
   await expect(slots(page)).toHaveCount(MAX_SCREENSHOTS);

@@ -7,12 +7,11 @@
  * its address.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import type { ReplyOf } from '../shared/schemas/route.ts';
-import type { feedRoute, videoRoute } from '../shared/schemas/videos.ts';
 import { PASSWORD, sameSite, uniqueEmail } from './support/accounts.ts';
 import { TEST_CARD, termValue } from './support/checkout.ts';
 import { parseSize } from './support/printTool.ts';
 import { screenshotImages } from './support/qaCapture.ts';
+import { seededVideo } from './support/videos.ts';
 
 /** Most key presses allowed to reach one control: the feed and the product page are long. */
 const MAX_PRESSES = 150;
@@ -66,16 +65,8 @@ test('the journey from a video to a paid order with the keyboard alone', async (
   const email = uniqueEmail('keyboard');
   expect((await request.post('/api/auth/signup', { data: { email, password: PASSWORD }, headers: sameSite() })).status()).toBe(201);
 
-  const feed = (await (await request.get('/api/videos?limit=50')).json()) as ReplyOf<typeof feedRoute>;
-  let videoPath: string | null = null;
-  for (const card of feed.videos) {
-    const { video } = (await (await request.get(`/api/videos/${card.id}`)).json()) as ReplyOf<typeof videoRoute>;
-    if (video.video_url) {
-      videoPath = `/video/${video.category_id}/${video.id}`;
-      break;
-    }
-  }
-  if (!videoPath) throw new Error('The feed needs a video with a file');
+  const seeded = await seededVideo(request);
+  const videoPath = `/video/${seeded.category_id}/${seeded.id}`;
 
   // Home: past the navbar to the feed, then the video's card.
   await page.goto('/');

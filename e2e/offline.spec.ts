@@ -3,12 +3,11 @@
  * install, the ffmpeg core after it), and with the network gone the app still opens at its own
  * addresses and still makes print files and captures frames in the browser.
  */
-import { expect, test, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { printFileSize } from '../shared/print.ts';
-import type { ReplyOf } from '../shared/schemas/route.ts';
-import type { feedRoute, videoRoute } from '../shared/schemas/videos.ts';
 import type { OfflineStatus } from '../web/sw/sw.ts';
 import { downloadPng, openTool, parseSize, photo } from './support/printTool.ts';
+import { seededVideo } from './support/videos.ts';
 
 test.use({ serviceWorkers: 'allow' });
 // The first visit downloads the whole build, the 32 MB ffmpeg core included.
@@ -81,27 +80,35 @@ test('another address of the app opens offline from the cached page', async ({ p
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
 });
 
-/** The first video of the feed that has both its file and its thumbnail, so a frame of it can be captured. */
-async function capturableVideo(request: APIRequestContext): Promise<ReplyOf<typeof videoRoute>['video']> {
-  const feed = (await (await request.get('/api/videos?limit=50')).json()) as ReplyOf<typeof feedRoute>;
-  for (const card of feed.videos) {
-    const { video } = (await (await request.get(`/api/videos/${card.id}`)).json()) as ReplyOf<typeof videoRoute>;
-    if (video.video_url && video.thumbnail_url) return video;
-  }
-  throw new Error('The seed has no capturable video');
+/**
+ * Waits until the page's video has its current frame (readyState HAVE_CURRENT_DATA), and says
+ * what the element reports when it does not come within `ms`.
+ */
+async function videoLoaded(page: Page, ms = 60_000): Promise<void> {
+  await page.locator('video').evaluate(
+    (video: HTMLVideoElement, ms) =>
+      new Promise<void>((resolve, reject) => {
+        if (video.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA) return resolve();
+        const state = () => `readyState ${video.readyState}, networkState ${video.networkState}, error ${video.error?.code ?? 'none'}, src ${video.currentSrc}`;
+        video.addEventListener('loadeddata', () => resolve(), { once: true });
+        video.addEventListener('error', () => reject(new Error(`video error (${state()})`)), { once: true });
+        setTimeout(() => reject(new Error(`video not loaded after ${ms} ms (${state()})`)), ms);
+      }),
+    ms,
+  );
 }
 
 test('a frame of a video that has loaded is captured with no network', async ({ page, context, request }) => {
-  const target = await capturableVideo(request);
+  const target = await seededVideo(request);
   // Which capture step made the screenshot, and why an earlier one failed, in the report when this fails.
   page.on('console', (m) => m.text().startsWith('Screenshot:') && console.log(`[offline capture] ${m.text()}`));
   await page.goto(`/video/${target.category_id}/${target.id}`);
   await expect(page.getByRole('heading', { level: 1, name: target.title })).toBeVisible();
   await untilOfflineReady(page);
   // The frame to capture is on screen and decoded before the network goes.
+  await videoLoaded(page);
   await page.locator('video').evaluate(async (video: HTMLVideoElement) => {
     video.pause();
-    if (video.readyState < HTMLMediaElement.HAVE_CURRENT_DATA) await new Promise((resolve) => video.addEventListener('loadeddata', resolve, { once: true }));
     await new Promise<void>((resolve) => {
       video.addEventListener('seeked', () => resolve(), { once: true });
       video.currentTime = Math.min(1, video.duration / 2);
@@ -124,14 +131,12 @@ test('a frame of a video that has loaded is captured with no network', async ({ 
 });
 
 test('a video page visited once reloads offline with its video, its screenshots and its crop box', async ({ page, context, request }) => {
-  const target = await capturableVideo(request);
+  const target = await seededVideo(request);
   const videoPath = new URL(target.video_url!, 'http://x').pathname;
   await page.goto(`/video/${target.category_id}/${target.id}`);
   await expect(page.getByRole('heading', { level: 1, name: target.title })).toBeVisible({ timeout: 30_000 });
   await untilOfflineReady(page);
-  await page.locator('video').evaluate(async (video: HTMLVideoElement) => {
-    if (video.readyState < HTMLMediaElement.HAVE_CURRENT_DATA) await new Promise((resolve) => video.addEventListener('loadeddata', resolve, { once: true }));
-  });
+  await videoLoaded(page);
 
   // A screenshot and a crop box, as a viewer leaves them.
   const screenshots = page.getByRole('list', { name: 'Screenshots' });
@@ -181,28 +186,16 @@ test('a video page visited once reloads offline with its video, its screenshots 
   await expect(tools.getByRole('button', { name: 'Crop Mode' })).toHaveAttribute('aria-pressed', 'true');
   await expect(cropSize).toHaveText(size!);
   // And the video itself plays from the kept copy.
-  await page.locator('video').evaluate(
-    (video: HTMLVideoElement) =>
-      new Promise<void>((resolve, reject) => {
-        if (video.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA) return resolve();
-        video.addEventListener('loadeddata', () => resolve(), { once: true });
-        video.addEventListener('error', () => reject(new Error(`video error ${video.error?.code}`)), { once: true });
-        setTimeout(() => reject(new Error(`video not loaded offline (readyState ${video.readyState})`)), 20_000);
-      }),
-  );
+  await videoLoaded(page, 20_000);
 });
 
 test('with the service worker in control, the ffmpeg.wasm step loads its core from the cache', async ({ page, request }) => {
-  const feed = (await (await request.get('/api/videos?limit=1')).json()) as ReplyOf<typeof feedRoute>;
-  const card = feed.videos[0]!;
-  await page.goto(`/video/${card.category_id}/${card.id}?capture=wasm`);
+  const video = await seededVideo(request);
+  // Which capture step made the screenshot, and why an earlier one failed, in the report when this fails.
+  page.on('console', (m) => m.text().startsWith('Screenshot:') && console.log(`[wasm capture] ${m.text()}`));
+  await page.goto(`/video/${video.category_id}/${video.id}?capture=wasm`);
   await untilOfflineReady(page);
-  await page.locator('video').evaluate(async (video: HTMLVideoElement) => {
-    await new Promise<void>((resolve) => {
-      if (video.readyState >= 2) resolve();
-      else video.addEventListener('loadeddata', () => resolve(), { once: true });
-    });
-  });
+  await videoLoaded(page);
   await page.getByRole('button', { name: 'Select Screenshot', exact: true }).click();
   const captured = page.getByRole('list', { name: 'Screenshots' }).getByRole('img', { name: 'Screenshot 2', exact: true });
   await expect(captured).toBeVisible({ timeout: 60_000 });
@@ -210,22 +203,13 @@ test('with the service worker in control, the ffmpeg.wasm step loads its core fr
 });
 
 test('media is left to the network: Range requests still get partial content', async ({ page, request }) => {
-  const feed = (await (await request.get('/api/videos?limit=50')).json()) as ReplyOf<typeof feedRoute>;
-  let videoUrl: string | null = null;
-  for (const card of feed.videos) {
-    const { video } = (await (await request.get(`/api/videos/${card.id}`)).json()) as ReplyOf<typeof videoRoute>;
-    if (video.video_url) {
-      videoUrl = video.video_url;
-      break;
-    }
-  }
-  expect(videoUrl, 'the seed has a video file').not.toBeNull();
+  const videoUrl = (await seededVideo(request)).video_url;
   await page.goto('/test-crop-tool');
   await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
   const reply = await page.evaluate(async (url) => {
     const r = await fetch(url, { headers: { range: 'bytes=0-99' } });
     return { status: r.status, range: r.headers.get('content-range'), bytes: (await r.arrayBuffer()).byteLength };
-  }, videoUrl!);
+  }, videoUrl);
   expect(reply.status).toBe(206);
   expect(reply.range).toMatch(/^bytes 0-99\/\d+$/);
   expect(reply.bytes).toBe(100);

@@ -6,9 +6,8 @@
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { printFileSize } from '../shared/print.ts';
-import type { ReplyOf } from '../shared/schemas/route.ts';
-import type { feedRoute, videoRoute } from '../shared/schemas/videos.ts';
 import { downloadPng, parsePosition, parseSize, photo, THUMBNAIL } from './support/printTool.ts';
+import { seededVideo } from './support/videos.ts';
 
 const SUCCESS = 'Feather effect applied and print quality image generated!';
 
@@ -282,17 +281,7 @@ test.describe('on a 375 x 667 phone', () => {
 
   test("the player's crop box has 44 px handles and Apply Crop and Cancel in view", async ({ page }) => {
     test.slow();
-    const feed = await page.request.get('/api/videos?limit=50');
-    const { videos } = (await feed.json()) as ReplyOf<typeof feedRoute>;
-    let target: ReplyOf<typeof videoRoute>['video'] | null = null;
-    for (const card of videos) {
-      const { video } = (await (await page.request.get(`/api/videos/${card.id}`)).json()) as ReplyOf<typeof videoRoute>;
-      if (video.video_url) {
-        target = video;
-        break;
-      }
-    }
-    if (!target) throw new Error('No playable video');
+    const target = await seededVideo(page.request);
     await page.goto(`/video/${target.category_id}/${target.id}`);
     await expect(page.getByRole('heading', { level: 1, name: target.title })).toBeVisible({ timeout: 30_000 });
     const cropMode = page.getByRole('button', { name: 'Crop Mode', exact: true });

@@ -11,8 +11,8 @@ import { dpiLevel } from '../shared/print.ts';
 import type { CatalogueProductReply } from '../shared/schemas/catalogue.ts';
 import type { browseProductsRoute, createProductRoute, productRoute } from '../shared/schemas/products.ts';
 import type { ReplyOf } from '../shared/schemas/route.ts';
-import type { feedRoute, videoRoute } from '../shared/schemas/videos.ts';
 import { sameSite, signUp } from './support/accounts.ts';
+import { seededVideo } from './support/videos.ts';
 
 type BrowseReply = ReplyOf<typeof browseProductsRoute>;
 type ProductReply = ReplyOf<typeof productRoute>;
@@ -32,23 +32,13 @@ async function browse(page: Page, category: string): Promise<BrowseReply> {
   return (await reply.json()) as BrowseReply;
 }
 
-/** The seeded video with a file and a thumbnail. */
-async function seededVideo(page: Page) {
-  const { videos } = (await (await page.request.get('/api/videos?limit=50')).json()) as ReplyOf<typeof feedRoute>;
-  for (const card of videos.filter((v) => v.thumbnail_url !== null)) {
-    const { video } = (await (await page.request.get(`/api/videos/${card.id}`)).json()) as ReplyOf<typeof videoRoute>;
-    if (video.video_url) return video;
-  }
-  throw new Error('The seed needs a video with a file and a thumbnail');
-}
-
 const frame = async (width: number, height: number, colour: string) =>
   `data:image/jpeg;base64,${(await sharp({ create: { width, height, channels: 3, background: colour } }).jpeg({ quality: 90 }).toBuffer()).toString('base64')}`;
 
 /** A product of a 720p frame and a 4K frame, made through the API in a category. */
 async function makeProduct(page: Page, category: string): Promise<ProductReply> {
   await signUp(page);
-  const video = await seededVideo(page);
+  const video = await seededVideo(page.request);
   const made = await page.request.post('/api/create-product', {
     headers: sameSite(),
     data: { videoUrl: video.video_url, screenshots: [await frame(1280, 720, '#c04020'), await frame(3840, 2160, '#2060c0')], category },

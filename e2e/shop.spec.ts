@@ -13,26 +13,12 @@ import { dpiLevel } from '../shared/print.ts';
 import type { CatalogueProductReply } from '../shared/schemas/catalogue.ts';
 import type { createProductRoute, productRoute, browseProductsRoute } from '../shared/schemas/products.ts';
 import type { ReplyOf } from '../shared/schemas/route.ts';
-import type { feedRoute, videoRoute } from '../shared/schemas/videos.ts';
 import { PASSWORD, sameSite, signUp, uniqueEmail } from './support/accounts.ts';
+import { seededVideo } from './support/videos.ts';
 
-type Video = ReplyOf<typeof videoRoute>['video'];
 type ProductReply = ReplyOf<typeof productRoute>;
 
 const CATEGORY = 'mens';
-
-/** A seeded video with a file and a thumbnail. */
-async function seededVideo(page: Page): Promise<Video> {
-  const feed = await page.request.get('/api/videos?limit=50');
-  expect(feed.status()).toBe(200);
-  const { videos } = (await feed.json()) as ReplyOf<typeof feedRoute>;
-  for (const card of videos.filter((v) => v.thumbnail_url !== null)) {
-    const reply = await page.request.get(`/api/videos/${card.id}`);
-    const { video } = (await reply.json()) as ReplyOf<typeof videoRoute>;
-    if (video.video_url) return video;
-  }
-  throw new Error('The seed needs a video with a file and a thumbnail');
-}
 
 /** A JPEG data URL: two colour halves, so every screenshot draws differently. */
 async function screenshot(width: number, height: number, left: string, right: string): Promise<string> {
@@ -47,7 +33,7 @@ async function screenshot(width: number, height: number, left: string, right: st
 /** Signs up and makes a product of two screenshots (small, then large) through the API. */
 async function makeProduct(page: Page, small: { width: number; height: number }, large: { width: number; height: number }, category = CATEGORY): Promise<ProductReply> {
   await signUp(page);
-  const video = await seededVideo(page);
+  const video = await seededVideo(page.request);
   const response = await page.request.post('/api/create-product', {
     headers: sameSite(),
     data: {
@@ -328,7 +314,7 @@ async function seedPendingMerch(page: Page, video: { videoId: string; videoUrl: 
 
 test('choosing a category signed in makes the pending screenshots into a product of that category', async ({ page }) => {
   await signUp(page);
-  const video = await seededVideo(page);
+  const video = await seededVideo(page.request);
   await page.goto('/merchandise');
   await seedPendingMerch(page, { videoId: video.id, videoUrl: video.video_url!, thumbnail: video.thumbnail_url, title: video.title }, await screenshot(800, 450, '#ff8800', '#0088ff'));
 
@@ -345,7 +331,7 @@ test('choosing a category signed in makes the pending screenshots into a product
 
 test('a refused product creation shows the server reason in the spec words', async ({ page }) => {
   await signUp(page);
-  const video = await seededVideo(page);
+  const video = await seededVideo(page.request);
   await page.goto('/merchandise');
   // A video address that is not on this site: the server refuses it.
   await seedPendingMerch(page, { videoId: video.id, videoUrl: 'https://elsewhere.example/clip.mp4', thumbnail: null, title: video.title }, await screenshot(64, 36, '#000000', '#ffffff'));

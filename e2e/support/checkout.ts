@@ -12,11 +12,11 @@ import { formatCents, splitMargin } from '../../shared/money.ts';
 import type { checkoutSessionRoute, orderRoute } from '../../shared/schemas/checkout.ts';
 import type { createProductRoute } from '../../shared/schemas/products.ts';
 import type { ReplyOf } from '../../shared/schemas/route.ts';
-import type { feedRoute, videoRoute } from '../../shared/schemas/videos.ts';
 import { unitPriceCents } from '../../shared/shop/pricing.ts';
 import { quoteShipping } from '../../shared/shop/shipping.ts';
 import { variantId } from '../../shared/shop/variants.ts';
 import { sameSite, signUp, uniqueEmail } from './accounts.ts';
+import { seededVideo } from './videos.ts';
 
 export const TEST_CARD = '4242 4242 4242 4242';
 export const DECLINED_CARD = '4000 0000 0000 0002';
@@ -123,16 +123,7 @@ export async function apiOrderOfSession(page: Page, sessionId: string): Promise<
  */
 export async function makeProductThroughApi(page: Page): Promise<string> {
   await signUp(page);
-  const feed = (await (await page.request.get('/api/videos?limit=50')).json()) as ReplyOf<typeof feedRoute>;
-  let video: ReplyOf<typeof videoRoute>['video'] | null = null;
-  for (const card of feed.videos) {
-    const detail = (await (await page.request.get(`/api/videos/${card.id}`)).json()) as ReplyOf<typeof videoRoute>;
-    if (detail.video.video_url) {
-      video = detail.video;
-      break;
-    }
-  }
-  if (!video) throw new Error('The seed needs a video with a file');
+  const video = await seededVideo(page.request);
   const jpeg = await sharp({ create: { width: 1600, height: 900, channels: 3, background: '#2060c0' } }).jpeg({ quality: 85 }).toBuffer();
   const response = await page.request.post('/api/create-product', {
     headers: sameSite(),
