@@ -7,7 +7,7 @@
  *   BENCH_DB=pglite npm run bench:api      one of them
  *   BENCH_DATABASE_URL=postgres://...      the PostgreSQL server to use (a fresh database is made on it)
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +15,7 @@ import autocannon from 'autocannon';
 import { prepare } from '../api/bootstrap.ts';
 import { loadConfig } from '../api/platform/config/config.ts';
 import { createScratchDatabase } from '../api/platform/db/database.ts';
+import { stopServer, waitHealthy } from './bench-support/server-process.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const CONNECTIONS = 50;
@@ -36,18 +37,6 @@ async function load(url: string, duration: number): Promise<Figures> {
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx };
 }
 
-async function waitHealthy(child: ChildProcess) {
-  for (let i = 0; i < 600; i++) {
-    if (child.exitCode !== null) throw new Error('server exited');
-    try {
-      if ((await fetch(`http://127.0.0.1:${PORT}/api/health`)).ok) return;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error('server did not start');
-}
 
 async function run(kind: 'pglite' | 'postgres') {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'framemerch-bench-'));
@@ -90,13 +79,9 @@ async function run(kind: 'pglite' | 'postgres') {
 
   const serve = (extra: Record<string, string> = {}) =>
     spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'api/server.ts')], { cwd: ROOT, env: { ...env, ...extra }, stdio: 'ignore' });
-  const stop = async (c: ChildProcess) => {
-    c.kill('SIGTERM');
-    await new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)));
-  };
   let child = serve();
   try {
-    await waitHealthy(child);
+    await waitHealthy(`http://127.0.0.1:${PORT}`, child);
     const feedUrl = `http://127.0.0.1:${PORT}/api/videos?limit=20`;
     const page = (await (await fetch(feedUrl)).json()) as { videos: unknown[] };
     if (page.videos.length !== 20) throw new Error(`feed page has ${page.videos.length} cards, not 20`);
@@ -105,14 +90,14 @@ async function run(kind: 'pglite' | 'postgres') {
     await load(feedUrl, 2);
     const feed = await load(feedUrl, DURATION_S);
     // The same feed with the read cache off: every request queries the database.
-    await stop(child);
+    await stopServer(child);
     child = serve({ READ_CACHE_MS: '0' });
-    await waitHealthy(child);
+    await waitHealthy(`http://127.0.0.1:${PORT}`, child);
     await load(feedUrl, 2);
     const uncached = await load(feedUrl, DURATION_S);
     return { kind, health, feed, uncached };
   } finally {
-    await stop(child);
+    await stopServer(child);
     await rm(dataDir, { recursive: true, force: true });
     await scratch?.drop();
   }

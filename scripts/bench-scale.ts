@@ -26,6 +26,7 @@ import { loadConfig } from '../api/platform/config/config.ts';
 import { createScratchDatabase } from '../api/platform/db/database.ts';
 import { freePort } from '../api/test/ports.ts';
 import { countOrders, healthBurst, makeProduct, percentile, prepareShop, runCheckouts, sleep, type OrderCounts } from './bench-support/checkout-load.ts';
+import { stopServer, waitHealthy } from './bench-support/server-process.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const PROCESSES = (process.env.BENCH_PROCESSES ?? '1,2').split(',').map(Number);
@@ -56,24 +57,7 @@ async function autocannonLoad(url: string, duration: number) {
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts + r.non2xx };
 }
 
-async function waitHealthy(origin: string, child: ChildProcess) {
-  for (let i = 0; i < 1500; i++) {
-    if (child.exitCode !== null) throw new Error(`the platform exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${origin}/api/health`)).ok) return;
-    } catch {
-      /* not up yet */
-    }
-    await sleep(200);
-  }
-  throw new Error('the platform did not start');
-}
 
-async function stop(child: ChildProcess) {
-  if (child.exitCode !== null) return;
-  child.kill('SIGTERM');
-  await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
-}
 
 async function run(processes: number): Promise<Run> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'framemerch-bench-scale-'));
@@ -152,7 +136,7 @@ async function run(processes: number): Promise<Run> {
     const productId = await makeProduct(origin, shop);
     const floor = await healthBurst(origin, ORDERS);
     const result = await runCheckouts({ origin, buyers: ORDERS, productId, variant: shop.variant, tag: `scale${processes}`, pay: { mode: 'page' }, timeoutMs: TIMEOUT_MS });
-    await stop(child);
+    await stopServer(child);
     const latencies = result.checkouts.map((c) => c.latencyMs).sort((a, b) => a - b);
     return {
       processes,
@@ -168,7 +152,7 @@ async function run(processes: number): Promise<Run> {
       failures: result.failures,
     };
   } finally {
-    if (child) await stop(child);
+    if (child) await stopServer(child);
     await scratch.drop().catch(() => {});
     await s3.close().catch(() => {});
     await rm(dataDir, { recursive: true, force: true });

@@ -12,6 +12,7 @@ import type { CheckoutSessionRequest, PaymentProvider } from '../../integrations
 import { orderAccessToken } from '../orders/index.ts';
 import { catalogueProduct, CHECKOUT_ORIGIN as ORIGIN, checkoutBody, checkoutClient, countRows, makeMerchProduct, variantOf, type TestProduct } from '../../test/checkout-support.ts';
 import { testApp, testConfig, type TestApp } from '../../test/harness.ts';
+import { insertPendingOrder } from './repository.ts';
 import { SMS_CONSENT_MESSAGE } from './routes.ts';
 
 let t: TestApp;
@@ -268,6 +269,91 @@ describe('POST /api/create-checkout-session', () => {
     const retry = await post('/api/create-checkout-session', body);
     expect(retry.statusCode, retry.body).toBe(200);
     expect(retry.json().order_id).toBe(order.id);
+  });
+
+  it('asks the provider for a new order exactly what a repeated request reads back from the stored order', async () => {
+    const real = t.app.payments;
+    const asked: CheckoutSessionRequest[] = [];
+    const recording: PaymentProvider = {
+      kind: real.kind,
+      createCheckoutSession: async (r: CheckoutSessionRequest) => {
+        asked.push(r);
+        return real.createCheckoutSession(r);
+      },
+      createSubscriptionCheckout: real.createSubscriptionCheckout.bind(real),
+      retrieveSubscriptionSession: real.retrieveSubscriptionSession.bind(real),
+      retrieveSubscription: real.retrieveSubscription.bind(real),
+      manageSubscriptionUrl: real.manageSubscriptionUrl.bind(real),
+      verifyWebhook: real.verifyWebhook.bind(real),
+      refund: real.refund.bind(real),
+    };
+    const body = checkoutBody(
+      [
+        { product_id: product.id, variant_id: variantOf(shirt(), '2XL', 'Navy'), quantity: 2, selected_screenshot: 1 },
+        { product_id: product.id, variant_id: variantOf(mug(), '15oz'), quantity: 1, selected_screenshot: 'thumbnail' },
+      ],
+      { email: 'same-ask@example.com', idempotency_key: 'same-ask-0000001', shipping_address: { zip: 'sw1a 1aa', country_code: 'gb' } },
+    );
+    (t.app as { payments: PaymentProvider }).payments = recording;
+    try {
+      const first = await post('/api/create-checkout-session', body);
+      const again = await post('/api/create-checkout-session', body);
+      expect(first.statusCode, first.body).toBe(200);
+      expect(again.json()).toEqual(first.json());
+    } finally {
+      (t.app as { payments: PaymentProvider }).payments = real;
+    }
+    expect(asked).toHaveLength(2);
+    expect(asked[0]).toMatchObject({ shippingZip: 'SW1A 1AA', shippingCountry: 'GB', customerEmail: 'same-ask@example.com' });
+    expect(asked[0]!.lineItems.map((l) => l.imageUrl)).toEqual([
+      `${ORIGIN}/media/screenshots/${product.captureKeys[1]}`,
+      `${ORIGIN}/media/screenshots/${product.thumbnailKey}`,
+    ]);
+    // The second request found the order by its key and read the request back from the stored rows.
+    expect(asked[1]).toEqual(asked[0]);
+  });
+
+  it('writes an order, its items and its history all together or not at all', async () => {
+    const before = await countRows(t.db);
+    const order = {
+      customer_user_id: null,
+      customer_email: null,
+      shipping_zip: '10001',
+      shipping_country: 'US' as const,
+      shipping_method: 'Standard',
+      subtotal_cents: 2169,
+      shipping_cents: 475,
+      total_cents: 2644,
+      sms_consent: false,
+      idempotency_key: 'all-or-nothing-01',
+    };
+    const item = {
+      position: 0,
+      sku: 'unisex-tshirt',
+      product_name: 'Unisex T-Shirt',
+      merch_product_id: product.id,
+      screenshot_id: product.screenshotIds.captures[0]!,
+      video_id: product.videoId,
+      creator_id: product.creatorId,
+      colour: 'Black',
+      handle_colour: null,
+      size: 'M',
+      quantity: 1,
+      unit_price_cents: 2169,
+      size_surcharge_cents: 0,
+      base_cost_cents: shirt().baseCostCents,
+      line_total_cents: 2169,
+    };
+    // The second item names a product the catalogue does not have: the database refuses it, and with it the whole order.
+    await expect(insertPendingOrder(t.db, order, [item, { ...item, position: 1, sku: 'no-such-sku' }], 'Order created')).rejects.toThrow();
+    expect(await countRows(t.db)).toEqual(before);
+
+    const id = await insertPendingOrder(t.db, order, [item], 'Order created');
+    expect(id).toBeTruthy();
+    // The same key again writes nothing and answers null.
+    expect(await insertPendingOrder(t.db, order, [item], 'Order created')).toBeNull();
+    const after = await countRows(t.db);
+    expect([after.orders - before.orders, after.items - before.items, after.history - before.history]).toEqual([1, 1, 1]);
   });
 
   it('limits checkouts per address (loopback is exempt outside production)', async () => {

@@ -1,22 +1,42 @@
 /**
  * Every SQL statement of checkout: the merch a cart names, the pending order it becomes, the
  * payment session noted on it, the order page's read, and the order a payment event is about.
+ *
+ * Opening a checkout is on the busiest path of the shop (a sale brings many buyers at once), so
+ * it costs few round trips: one read (the idempotency key and the cart's merch together), one
+ * statement that writes the order, its items and its first history row, and after the payment
+ * provider the update that notes the session.
  */
 import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
+import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { CheckoutCountry } from '../../../shared/constants.ts';
 import type { DB, OrderItemsTable, OrderStatus } from '../../platform/db/schema.ts';
 
-/** The stored merch products a cart names and their screenshots, in order. */
-export async function merchForCart(db: Kysely<DB>, productIds: string[]) {
-  const products = await db.selectFrom('merch_products').select(['id', 'video_id', 'creator_id']).where('id', 'in', productIds).execute();
-  const shots = await db
-    .selectFrom('merch_screenshots')
-    .select(['id', 'merch_product_id', 'position', 'kind', 'storage_key'])
-    .where('merch_product_id', 'in', productIds)
-    .orderBy('merch_product_id')
-    .orderBy('position')
-    .execute();
-  return { products, shots };
+export interface CartMerch {
+  /** The order a request with this idempotency key already made, if any. */
+  existingOrderId: string | null;
+  products: Array<{ id: string; video_id: string | null; creator_id: string | null }>;
+  /** Their screenshots, by product and position. */
+  shots: Array<{ id: string; merch_product_id: string; position: number; kind: 'thumbnail' | 'capture' | 'crop'; storage_key: string }>;
+}
+
+/**
+ * In one round trip: the order an idempotency key already made, and the stored merch products a
+ * cart names with their screenshots in order. Written as SQL, as insertPendingOrder is: on this
+ * path the query builder's own work was a sizeable part of a checkout's CPU time.
+ */
+export async function cartMerch(db: Kysely<DB>, idempotencyKey: string | null, productIds: string[]): Promise<CartMerch> {
+  const { rows } = await sql<{ existing_order_id: string | null; products: CartMerch['products']; shots: CartMerch['shots'] }>`
+    SELECT
+      (SELECT id FROM orders WHERE idempotency_key = ${idempotencyKey}::text) AS existing_order_id,
+      (SELECT coalesce(json_agg(p), '[]') FROM (
+        SELECT id, video_id, creator_id FROM merch_products WHERE id = ANY(${productIds}::uuid[])
+      ) p) AS products,
+      (SELECT coalesce(json_agg(s ORDER BY s.merch_product_id, s.position), '[]') FROM (
+        SELECT id, merch_product_id, position, kind, storage_key FROM merch_screenshots WHERE merch_product_id = ANY(${productIds}::uuid[])
+      ) s) AS shots`.execute(db);
+  const row = rows[0]!;
+  return { existingOrderId: row.existing_order_id, products: row.products, shots: row.shots };
 }
 
 export async function orderIdByIdempotencyKey(db: Kysely<DB>, key: string): Promise<string | null> {
@@ -37,50 +57,71 @@ export interface NewOrder {
   idempotency_key: string | null;
 }
 
-/** An item of a new order, as checkout priced it. */
-export type NewOrderItem = Omit<Insertable<OrderItemsTable>, 'id' | 'order_id' | 'print_file_key'>;
+/** An item of a new order, as checkout priced it (every column given). */
+export type NewOrderItem = Required<Omit<Insertable<OrderItemsTable>, 'id' | 'order_id' | 'print_file_key'>>;
 
-/** A pending order; null when its idempotency key is taken (nothing written). */
-export async function insertPendingOrder(trx: Transaction<DB>, order: NewOrder): Promise<string | null> {
-  const row = await trx
-    .insertInto('orders')
-    .values({ ...order, status: 'pending' })
-    .onConflict((oc) => oc.column('idempotency_key').doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  return row?.id ?? null;
+/**
+ * A pending order, its items and its first status-history row, in one statement (so in one
+ * transaction of its own, all or nothing, and one round trip). Null when the idempotency key is
+ * taken: then nothing is written (on PostgreSQL a concurrent insert of the same key waits for
+ * the first to commit, then yields). The items travel as one JSON parameter.
+ */
+export async function insertPendingOrder(db: Kysely<DB>, order: NewOrder, items: NewOrderItem[], reason: string): Promise<string | null> {
+  const o = order;
+  const { rows } = await sql<{ id: string }>`
+    WITH o AS (
+      INSERT INTO orders (status, customer_user_id, customer_email, shipping_zip, shipping_country, shipping_method,
+                          subtotal_cents, shipping_cents, total_cents, sms_consent, idempotency_key)
+      VALUES ('pending', ${o.customer_user_id}, ${o.customer_email}, ${o.shipping_zip}, ${o.shipping_country}, ${o.shipping_method},
+              ${o.subtotal_cents}, ${o.shipping_cents}, ${o.total_cents}, ${o.sms_consent}, ${o.idempotency_key})
+      ON CONFLICT (idempotency_key) DO NOTHING
+      RETURNING id
+    ), i AS (
+      INSERT INTO order_items (order_id, position, sku, product_name, merch_product_id, screenshot_id, video_id, creator_id,
+                               colour, handle_colour, size, quantity, unit_price_cents, size_surcharge_cents, base_cost_cents, line_total_cents)
+      SELECT o.id, x.position, x.sku, x.product_name, x.merch_product_id, x.screenshot_id, x.video_id, x.creator_id,
+             x.colour, x.handle_colour, x.size, x.quantity, x.unit_price_cents, x.size_surcharge_cents, x.base_cost_cents, x.line_total_cents
+      FROM o, jsonb_to_recordset(${JSON.stringify(items)}::jsonb) AS x(
+        position smallint, sku text, product_name text, merch_product_id uuid, screenshot_id uuid, video_id uuid, creator_id uuid,
+        colour text, handle_colour text, size text, quantity integer, unit_price_cents integer, size_surcharge_cents integer,
+        base_cost_cents integer, line_total_cents bigint)
+    ), h AS (
+      INSERT INTO order_status_history (order_id, from_status, to_status, reason)
+      SELECT o.id, NULL, 'pending', ${reason}::text FROM o
+    )
+    SELECT id FROM o`.execute(db);
+  return rows[0]?.id ?? null;
 }
 
-export async function insertOrderItems(trx: Transaction<DB>, orderId: string, items: NewOrderItem[]): Promise<void> {
-  await trx
-    .insertInto('order_items')
-    .values(items.map((i) => ({ ...i, order_id: orderId })))
-    .execute();
-}
-
-/** What a payment session is opened with: the stored order and its items with their pictures. */
+/** What a payment session is opened with: the stored order and its items with their pictures, in one round trip. */
 export async function orderForSession(db: Kysely<DB>, orderId: string) {
-  const order = await db
-    .selectFrom('orders')
-    .select(['id', 'shipping_cents', 'shipping_method', 'shipping_country', 'shipping_zip', 'total_cents', 'customer_email'])
-    .where('id', '=', orderId)
+  const row = await db
+    .selectFrom('orders as o')
+    .select((eb) => [
+      'o.id',
+      'o.shipping_cents',
+      'o.shipping_method',
+      'o.shipping_country',
+      'o.shipping_zip',
+      'o.total_cents',
+      'o.customer_email',
+      jsonArrayFrom(
+        eb
+          .selectFrom('order_items as i')
+          .leftJoin('merch_screenshots as s', 's.id', 'i.screenshot_id')
+          .select(['i.product_name', 'i.colour', 'i.handle_colour', 'i.size', 'i.quantity', 'i.unit_price_cents', 'i.size_surcharge_cents', 's.storage_key'])
+          .whereRef('i.order_id', '=', 'o.id')
+          .orderBy('i.position'),
+      ).as('items'),
+    ])
+    .where('o.id', '=', orderId)
     .executeTakeFirstOrThrow();
-  const items = await db
-    .selectFrom('order_items as i')
-    .leftJoin('merch_screenshots as s', 's.id', 'i.screenshot_id')
-    .select(['i.product_name', 'i.colour', 'i.handle_colour', 'i.size', 'i.quantity', 'i.unit_price_cents', 'i.size_surcharge_cents', 's.storage_key'])
-    .where('i.order_id', '=', orderId)
-    .orderBy('i.position')
-    .execute();
+  const { items, ...order } = row;
   return { order, items };
 }
 
 export async function notePaymentSession(db: Kysely<DB>, orderId: string, provider: 'stripe' | 'embedded', sessionId: string): Promise<void> {
-  await db
-    .updateTable('orders')
-    .set({ payment_provider: provider, payment_session_id: sessionId, updated_at: sql<Date>`now()` })
-    .where('id', '=', orderId)
-    .execute();
+  await sql`UPDATE orders SET payment_provider = ${provider}, payment_session_id = ${sessionId}, updated_at = now() WHERE id = ${orderId}`.execute(db);
 }
 
 export function orderBySession(db: Kysely<DB>, sessionId: string) {

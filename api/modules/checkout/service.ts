@@ -6,8 +6,14 @@
  * line names only what to make (product, variant, screenshot, quantity): anything else a client
  * sends is dropped by the schema before it gets here.
  *
- * The order, its items and its first status-history row are written in one transaction. A
- * client-chosen idempotency key makes a repeated (or concurrent) request answer the same order.
+ * The order, its items and its first status-history row are written in one statement (all or
+ * nothing). A client-chosen idempotency key makes a repeated (or concurrent) request answer the
+ * same order.
+ *
+ * Round trips of a new checkout: one read (the key and the cart's merch), one write (the order),
+ * the payment provider's, and one update noting the session on the order. No transaction is held
+ * open across any other work, and the payment session is asked for from the rows just written
+ * rather than read back; a repeated request reads the stored order back instead.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -22,9 +28,18 @@ import { ERROR_CODES } from '../../../shared/schemas/common.ts';
 import type { CheckoutLineItem, CheckoutSession, CheckoutSessionRequest, PaymentProvider } from '../../integrations/stripe/index.ts';
 import { ShippingUnavailableError, type ShippingProvider, type ShippingQuoteLine, type ShippingRate } from '../../integrations/printful/index.ts';
 import { mediaUrl } from '../../platform/storage/media-urls.ts';
-import { addStatusHistory, itemLabel } from '../orders/index.ts';
+import { itemLabel } from '../orders/index.ts';
 import { orderView, sessionOrder } from './order-page.ts';
-import { insertOrderItems, insertPendingOrder, merchForCart, notePaymentSession, orderForSession, orderIdByIdempotencyKey } from './repository.ts';
+import {
+  cartMerch,
+  insertPendingOrder,
+  notePaymentSession,
+  orderForSession,
+  orderIdByIdempotencyKey,
+  type CartMerch,
+  type NewOrder,
+  type NewOrderItem,
+} from './repository.ts';
 
 /** ZIP / postal code patterns of the checkout countries (spaces and case as people type them). */
 const POSTAL_CODES: Readonly<Record<CheckoutCountry, RegExp>> = {
@@ -106,15 +121,24 @@ export interface PricedCart {
   totalCents: number;
 }
 
+/** The merch products a cart names, each once. */
+export const cartProductIds = (body: Pick<CheckoutBody, 'cart'>): string[] => [...new Set(body.cart.map((l) => l.product_id))];
+
 /**
- * Prices a cart from the catalogue and the stored merch products: each line's product must
- * exist, its variant must be one the catalogue sells, and its screenshot one the product has.
+ * Prices a cart from the catalogue and the stored merch products (`merch`, read for
+ * cartProductIds(body)): each line's product must exist, its variant must be one the catalogue
+ * sells, and its screenshot one the product has.
  */
-export async function priceCart(catalogue: Catalogue, db: Kysely<DB>, shipping: ShippingProvider, body: CheckoutBody): Promise<PricedCart> {
+export async function priceCart(
+  catalogue: Catalogue,
+  merch: Pick<CartMerch, 'products' | 'shots'>,
+  shipping: ShippingProvider,
+  body: CheckoutBody,
+): Promise<PricedCart> {
   const { zip, country } = checkAddress(body.shipping_address);
   if (body.cart.length === 0) throw AppError.badRequest(CHECKOUT_MESSAGES.cartEmpty);
 
-  const { products, shots } = await merchForCart(db, [...new Set(body.cart.map((l) => l.product_id))]);
+  const { products, shots } = merch;
 
   const lines: PricedLine[] = body.cart.map((line, position) => {
     const merch = products.find((p) => p.id === line.product_id);
@@ -164,14 +188,15 @@ export interface OrderOptions {
   customerUserId: string | null;
 }
 
-/**
- * Writes the pending order, its items and its first history row in one transaction. With an
- * idempotency key another request already used, nothing is written and that order is answered
- * (on PostgreSQL a concurrent insert of the same key waits for the first to commit, then yields).
- */
-export async function createOrder(db: Kysely<DB>, cart: PricedCart, options: OrderOptions): Promise<{ orderId: string; created: boolean }> {
-  const orderId = await db.transaction().execute(async (trx) => {
-    const id = await insertPendingOrder(trx, {
+/** A priced cart as it is stored: what createOrder writes, and what a new order's payment session is asked for. */
+export interface OrderRows {
+  order: NewOrder;
+  items: NewOrderItem[];
+}
+
+export function orderRows(cart: PricedCart, options: OrderOptions): OrderRows {
+  return {
+    order: {
       customer_user_id: options.customerUserId,
       customer_email: options.email,
       shipping_zip: cart.zip,
@@ -182,44 +207,67 @@ export async function createOrder(db: Kysely<DB>, cart: PricedCart, options: Ord
       total_cents: cart.totalCents,
       sms_consent: options.smsConsent,
       idempotency_key: options.idempotencyKey,
-    });
-    if (!id) return null;
-    await insertOrderItems(
-      trx,
-      id,
-      cart.lines.map((l) => ({
-        position: l.position,
-        sku: l.product.sku,
-        product_name: l.product.name,
-        merch_product_id: l.merchProductId,
-        screenshot_id: l.screenshotId,
-        video_id: l.videoId,
-        creator_id: l.creatorId,
-        colour: l.variant.colour,
-        handle_colour: l.variant.handleColour,
-        size: l.variant.size ?? 'One size',
-        quantity: l.quantity,
-        unit_price_cents: l.unitPriceCents,
-        size_surcharge_cents: l.sizeSurchargeCents,
-        base_cost_cents: l.baseCostCents,
-        line_total_cents: l.lineTotalCents,
-      })),
-    );
-    await addStatusHistory(trx, { orderId: id, from: null, to: 'pending', reason: 'Order created' });
-    return id;
-  });
+    },
+    items: cart.lines.map((l) => ({
+      position: l.position,
+      sku: l.product.sku,
+      product_name: l.product.name,
+      merch_product_id: l.merchProductId,
+      screenshot_id: l.screenshotId,
+      video_id: l.videoId,
+      creator_id: l.creatorId,
+      colour: l.variant.colour,
+      handle_colour: l.variant.handleColour,
+      size: l.variant.size ?? 'One size',
+      quantity: l.quantity,
+      unit_price_cents: l.unitPriceCents,
+      size_surcharge_cents: l.sizeSurchargeCents,
+      base_cost_cents: l.baseCostCents,
+      line_total_cents: l.lineTotalCents,
+    })),
+  };
+}
+
+/**
+ * Writes the pending order, its items and its first history row in one statement (all or
+ * nothing). With an idempotency key another request already used, nothing is written and that
+ * order is answered (on PostgreSQL a concurrent insert of the same key waits for the first to
+ * commit, then yields).
+ */
+export async function createOrder(db: Kysely<DB>, rows: OrderRows): Promise<{ orderId: string; created: boolean }> {
+  const orderId = await insertPendingOrder(db, rows.order, rows.items, 'Order created');
   if (orderId) return { orderId, created: true };
-  const existing = options.idempotencyKey ? await orderIdByIdempotencyKey(db, options.idempotencyKey) : null;
+  const key = rows.order.idempotency_key;
+  const existing = key ? await orderIdByIdempotencyKey(db, key) : null;
   if (!existing) throw new Error('order insert yielded to an idempotency key that is not there');
   return { orderId: existing, created: false };
 }
 
-/**
- * What the payment provider is asked for an order, read back from the stored order so a
- * repeated request asks for exactly the same session.
- */
-export async function sessionRequestFor(db: Kysely<DB>, orderId: string, publicUrl: string): Promise<CheckoutSessionRequest> {
-  const { order, items } = await orderForSession(db, orderId);
+/** What sessionRequest needs of an order, as stored. */
+interface SessionOrder {
+  id: string;
+  shipping_cents: number;
+  shipping_method: string;
+  shipping_country: string;
+  shipping_zip: string;
+  total_cents: number;
+  customer_email: string | null;
+}
+
+/** What sessionRequest needs of an order's item, as stored, with its picture's storage key. */
+interface SessionItem {
+  product_name: string;
+  colour: string;
+  handle_colour: string | null;
+  size: string;
+  quantity: number;
+  unit_price_cents: number;
+  size_surcharge_cents: number;
+  storage_key: string | null;
+}
+
+/** What the payment provider is asked for an order: made from its stored rows only. */
+export function sessionRequest(order: SessionOrder, items: readonly SessionItem[], publicUrl: string): CheckoutSessionRequest {
   const lineItems: CheckoutLineItem[] = items.map((i) => ({
     name: itemLabel(i),
     unitAmountCents: i.unit_price_cents + i.size_surcharge_cents,
@@ -239,6 +287,15 @@ export async function sessionRequestFor(db: Kysely<DB>, orderId: string, publicU
     cancelUrl: `${publicUrl}/checkout`,
     idempotencyKey: `checkout-session:${order.id}`,
   };
+}
+
+/**
+ * What the payment provider is asked for an order, read back from the stored order so a
+ * repeated request asks for exactly the same session.
+ */
+export async function sessionRequestFor(db: Kysely<DB>, orderId: string, publicUrl: string): Promise<CheckoutSessionRequest> {
+  const { order, items } = await orderForSession(db, orderId);
+  return sessionRequest(order, items, publicUrl);
 }
 
 type Log = Pick<FastifyBaseLogger, 'warn' | 'error'>;
@@ -273,27 +330,34 @@ export function checkoutService(deps: CheckoutDeps) {
       return quoted(log, () => shipping.quote(lines, zip, country));
     },
 
-    /** The order for a checkout: the one its idempotency key already made, else a new one. */
-    async orderFor(body: CheckoutBody, customerUserId: string | null, log: Log): Promise<string> {
+    /**
+     * The order for a checkout: the one its idempotency key already made, else a new one. A new
+     * order comes with the payment session request made from the rows just written (the same
+     * sessionRequest reads back for a stored one), so it is not read back.
+     */
+    async orderFor(body: CheckoutBody, customerUserId: string | null, log: Log): Promise<{ orderId: string; request: CheckoutSessionRequest | null }> {
       const key = body.idempotency_key ?? null;
-      if (key) {
-        const existing = await orderIdByIdempotencyKey(db, key);
-        if (existing) return existing;
-      }
-      const priced = await quoted(log, () => priceCart(catalogue, db, shipping, body));
-      const { orderId } = await createOrder(db, priced, { email: usableEmail(body.email), smsConsent: body.sms_consent === true, idempotencyKey: key, customerUserId });
-      return orderId;
+      const merch = await cartMerch(db, key, cartProductIds(body));
+      if (merch.existingOrderId) return { orderId: merch.existingOrderId, request: null };
+      const priced = await quoted(log, () => priceCart(catalogue, merch, shipping, body));
+      const rows = orderRows(priced, { email: usableEmail(body.email), smsConsent: body.sms_consent === true, idempotencyKey: key, customerUserId });
+      const { orderId, created } = await createOrder(db, rows);
+      if (!created) return { orderId, request: null };
+      const items = rows.items.map((i, n) => ({ ...i, storage_key: priced.lines[n]!.screenshotKey }));
+      return { orderId, request: sessionRequest({ id: orderId, ...rows.order }, items, publicUrl) };
     },
 
     /**
      * Asks the payment provider for the order's hosted checkout and notes it on the order; a
      * provider that cannot open one is a 502 that leaves the order pending with no session.
+     * `request` is the order's session request when the caller has it (a new order), else it is
+     * read back from the stored order.
      */
-    async openSession(payments: PaymentProvider, orderId: string, log: Log): Promise<CheckoutSession> {
-      const request = await sessionRequestFor(db, orderId, publicUrl);
+    async openSession(payments: PaymentProvider, orderId: string, log: Log, request: CheckoutSessionRequest | null = null): Promise<CheckoutSession> {
+      const asked = request ?? (await sessionRequestFor(db, orderId, publicUrl));
       let session;
       try {
-        session = await payments.createCheckoutSession(request);
+        session = await payments.createCheckoutSession(asked);
       } catch (err) {
         log.error({ err, orderId }, 'the payment provider did not open a checkout session');
         throw new AppError(502, ERROR_CODES.SERVICE_UNAVAILABLE, CHECKOUT_MESSAGES.paymentUnavailable);
@@ -304,8 +368,8 @@ export function checkoutService(deps: CheckoutDeps) {
 
     /** The order for a checkout and its hosted payment session. */
     async checkout(payments: PaymentProvider, body: CheckoutBody, customerUserId: string | null, log: Log) {
-      const orderId = await this.orderFor(body, customerUserId, log);
-      return { orderId, session: await this.openSession(payments, orderId, log) };
+      const { orderId, request } = await this.orderFor(body, customerUserId, log);
+      return { orderId, session: await this.openSession(payments, orderId, log, request) };
     },
 
     sessionOrder: (sessionId: string) => sessionOrder(db, sessionId),

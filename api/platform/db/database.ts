@@ -33,6 +33,10 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     const pool = new pg.Pool({
       connectionString: target.url,
       max: 10,
+      // Connections stay open through a minute of quiet (pg's default closes them after 10 s), so
+      // a burst of checkouts after a lull finds them ready, their server-side caches warm, rather
+      // than opening ten new ones while it queues.
+      idleTimeoutMillis: 60_000,
       types: {
         getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
           if (oid === INT8) return (v: string) => Number(v);
