@@ -8,17 +8,15 @@
  *
  *   npm run bench:upscale                     (BENCH_BACKENDS=webgl,cpu by default)
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { chromium, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import sharp from 'sharp';
-import { build } from 'vite';
 import { findMediaTools, runFfmpeg } from '../api/platform/media/ffmpeg.ts';
 import type { UpscaleBackend, UpscaleFactor } from '../workers/upscale/api.ts';
 import type { BenchUpscaleRun } from './bench-upscale/benchUpscalePage.ts';
+import { buildBenchPage, launchChromium, serveBenchPage, type BenchInput } from './bench-support/page-server.ts';
 import { TEST_MEDIA_DIR, makeTestMedia } from './make-test-media.ts';
 import { modelFiles } from './vite-plugin-models.ts';
 
@@ -142,47 +140,6 @@ function ssim(a: { data: Buffer; width: number; height: number }, b: { data: Buf
   return sum / n;
 }
 
-async function buildPage(): Promise<void> {
-  await build({
-    configFile: false,
-    root: path.join(ROOT, 'scripts/bench-upscale'),
-    base: '/',
-    logLevel: 'warn',
-    publicDir: false,
-    plugins: [modelFiles()],
-    worker: { format: 'es' },
-    build: { outDir: PAGE_DIR, emptyOutDir: true, chunkSizeWarningLimit: 4000 },
-  });
-}
-
-function serve(inputs: Map<string, Buffer>, results: Map<string, Buffer>): Promise<Server> {
-  const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.json': 'application/json', '.png': 'image/png' };
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const input = inputs.get(url.pathname);
-    if (input) {
-      res.writeHead(200, { 'content-type': 'image/png' }).end(input);
-      return;
-    }
-    if (url.pathname.startsWith('/result/') && req.method === 'POST') {
-      const parts: Buffer[] = [];
-      req.on('data', (d: Buffer) => parts.push(d));
-      req.on('end', () => {
-        results.set(url.pathname, Buffer.concat(parts));
-        res.writeHead(204).end();
-      });
-      return;
-    }
-    const file = path.join(PAGE_DIR, url.pathname === '/' ? 'index.html' : path.normalize(url.pathname));
-    if (!file.startsWith(PAGE_DIR) || !existsSync(file)) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream', connection: 'close' }).end(readFileSync(file));
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
-
 interface Row {
   name: string;
   factor: UpscaleFactor;
@@ -199,9 +156,9 @@ const pad = (s: string, n: number) => s.padEnd(n);
 async function main() {
   const images = await originals();
   console.log('Building the bench page...');
-  await buildPage();
+  await buildBenchPage(path.join(ROOT, 'scripts/bench-upscale'), PAGE_DIR, { plugins: [modelFiles()], chunkSizeWarningLimit: 4000 });
 
-  const inputs = new Map<string, Buffer>();
+  const inputs = new Map<string, BenchInput>();
   const results = new Map<string, Buffer>();
   const rows: Row[] = [];
   for (const [i, img] of images.entries()) {
@@ -210,7 +167,7 @@ async function main() {
     img.png = await sharp(img.png).extract({ left: 0, top: 0, width: side, height: side }).png().toBuffer();
     for (const factor of FACTORS) {
       const small = await sharp(img.png).resize(side / factor, side / factor, { kernel: 'cubic' }).png().toBuffer();
-      inputs.set(`/input/${i}-${factor}.png`, small);
+      inputs.set(`/input/${i}-${factor}.png`, { body: small, type: 'image/png' });
       const start = performance.now();
       const lanczos = await sharp(small).resize(side, side, { kernel: 'lanczos3' }).png().toBuffer();
       const lanczosMs = performance.now() - start;
@@ -227,13 +184,9 @@ async function main() {
     }
   }
 
-  const server = await serve(inputs, results);
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const executablePath = process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
-  const browser = await chromium.launch({
-    executablePath,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const server = await serveBenchPage(PAGE_DIR, inputs, (pathname, body) => results.set(pathname, body));
+  const { base } = server;
+  const browser = await launchChromium();
   const offOrigin: string[] = [];
   const backendsUsed: UpscaleBackend[] = [];
   try {
@@ -283,7 +236,7 @@ async function main() {
     console.log(`chromium ${browser.version()}; sharp ${sharp.versions.sharp}; originals shrunk with bicubic, compared after shaving <factor> px per edge`);
   } finally {
     await browser.close();
-    server.close();
+    await server.close();
   }
 
   const header = ['frame', 'x', 'output', 'Lanczos PSNR', 'AI PSNR', 'Lanczos SSIM', 'AI SSIM', ...backendsUsed.map((b) => `AI ${b} ms/MP`), 'Lanczos ms/MP'];

@@ -23,20 +23,27 @@ export interface BenchRun {
   bytes: number;
 }
 
+/** What the main thread went through while nothing but the probe ran on the page. */
+export type IdleRun = Pick<BenchRun, 'longestTaskMs' | 'longTasks' | 'longestStallMs'>;
+
 declare global {
   interface Window {
     benchPrint(inputUrl: string, options: PrintOptions, resultUrl: string | null): Promise<BenchRun>;
+    /** The same watch on the main thread for `ms` with no print running: what the machine alone does to it. */
+    benchIdle(ms: number): Promise<IdleRun>;
   }
 }
 
-window.benchPrint = async (inputUrl, options, resultUrl) => {
-  const input = await (await fetch(inputUrl)).blob();
+/**
+ * Watches the main thread while `work` runs: the long tasks a PerformanceObserver reports, and a
+ * probe, a 2 ms timer set again each time it fires, for how late each firing is.
+ */
+async function watchMainThread<T>(work: () => Promise<T>): Promise<{ result: T; watch: IdleRun }> {
   const tasks: number[] = [];
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) tasks.push(entry.duration);
   });
   observer.observe({ type: 'longtask' });
-  // The probe: a 2 ms timer set again each time it fires; how late each firing is.
   let longestStallMs = 0;
   let probing = true;
   const probe = (due: number) =>
@@ -46,25 +53,35 @@ window.benchPrint = async (inputUrl, options, resultUrl) => {
       if (probing) probe(now + 2);
     }, 2);
   probe(performance.now() + 2);
-  const start = performance.now();
-  const result = await preparePrint(input, options);
-  const totalMs = performance.now() - start;
+  const result = await work();
   probing = false;
   // Long-task entries arrive after the task ends; give the observer a frame or two.
   await new Promise((resolve) => setTimeout(resolve, 200));
   tasks.push(...observer.takeRecords().map((e) => e.duration));
   observer.disconnect();
+  return { result, watch: { longestTaskMs: Math.max(0, ...tasks), longTasks: tasks.length, longestStallMs } };
+}
+
+window.benchPrint = async (inputUrl, options, resultUrl) => {
+  const input = await (await fetch(inputUrl)).blob();
+  let totalMs = 0;
+  const { result, watch } = await watchMainThread(async () => {
+    const start = performance.now();
+    const printed = await preparePrint(input, options);
+    totalMs = performance.now() - start;
+    return printed;
+  });
   if (resultUrl) await fetch(resultUrl, { method: 'POST', body: result.blob });
   return {
     totalMs,
     timings: result.timings ?? {},
-    longestTaskMs: Math.max(0, ...tasks),
-    longTasks: tasks.length,
-    longestStallMs,
+    ...watch,
     width: result.width,
     height: result.height,
     bytes: result.blob.size,
   };
 };
+
+window.benchIdle = async (ms) => (await watchMainThread(() => new Promise((resolve) => setTimeout(resolve, ms)))).watch;
 
 document.getElementById('state')!.textContent = 'ready';

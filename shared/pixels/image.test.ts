@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { printFileSize } from '../print.ts';
-import { crop, feather, resampleLanczos3, resampleLanczos3Rows, type RgbaImage } from './image.ts';
+import { crop, feather, Lanczos3Resampler, resampleLanczos3, resampleLanczos3Rows, type RgbaImage } from './image.ts';
 
 let photo: RgbaImage;
 
@@ -115,6 +115,21 @@ describe('resampleLanczos3', () => {
       expect(Buffer.compare(Buffer.from(joined.buffer), Buffer.from(whole.data.buffer)), `${w}x${h}`).toBe(0);
     }
     expect(() => resampleLanczos3Rows(photo, 10, 10, 5, 5)).toThrow(RangeError);
+  });
+
+  it('gives the same bytes a few rows at a time, carrying on down or starting again further up', () => {
+    for (const [w, h] of [[900, 700], [213, 120]] as const) {
+      const whole = resampleLanczos3(photo, w, h);
+      const resampler = new Lanczos3Resampler(photo, w, h);
+      // Down in uneven steps, skipping rows 300-349, then back up, then down to the end.
+      const runs = [[0, 1], [1, 17], [17, 40], [40, 300], [350, 351], [351, 500], [100, 116], [116, 700]].filter(([, y1]) => y1! <= h);
+      for (const [y0, y1] of runs) {
+        const rows = new Uint8ClampedArray(w * 4 * (y1! - y0!)).fill(7);
+        resampler.rows(y0!, y1!, rows);
+        expect(Buffer.from(rows).equals(Buffer.from(whole.data.subarray(y0! * w * 4, y1! * w * 4))), `${w}x${h} rows ${y0}-${y1}`).toBe(true);
+      }
+    }
+    expect(() => new Lanczos3Resampler(photo, 10, 10).rows(0, 2, new Uint8ClampedArray(10 * 4))).toThrow(RangeError);
   });
 
   it('writes every byte of a band into a reused buffer, transparent pixels included', () => {

@@ -15,12 +15,18 @@ export function createImage(width: number, height: number): RgbaImage {
   return { width, height, data: new Uint8ClampedArray(width * height * 4) };
 }
 
-/** Copies a rectangle out of the image, pixel for pixel. The rectangle must lie inside. */
-export function crop(image: RgbaImage, rect: CropRect): RgbaImage {
+/** Throws a RangeError unless the rectangle is whole pixels inside an image of this size. */
+export function checkCrop(image: { width: number; height: number }, rect: CropRect): void {
   const { x, y, width, height } = rect;
   if (![x, y, width, height].every(Number.isInteger) || x < 0 || y < 0 || width < 1 || height < 1 || x + width > image.width || y + height > image.height) {
     throw new RangeError(`Crop ${JSON.stringify(rect)} is not inside ${image.width}x${image.height}`);
   }
+}
+
+/** Copies a rectangle out of the image, pixel for pixel. The rectangle must lie inside. */
+export function crop(image: RgbaImage, rect: CropRect): RgbaImage {
+  checkCrop(image, rect);
+  const { x, y, width, height } = rect;
   const out = createImage(width, height);
   const rowBytes = width * 4;
   for (let row = 0; row < height; row++) {
@@ -140,26 +146,59 @@ export function resampleLanczos3(image: RgbaImage, width: number, height: number
  * band is written.
  */
 export function resampleLanczos3Rows(image: RgbaImage, width: number, height: number, y0: number, y1: number, into?: Uint8ClampedArray): RgbaImage {
-  if (!(y0 >= 0 && y1 <= height && y0 < y1)) throw new RangeError(`rows ${y0}-${y1} are outside 0-${height}`);
-  const v = taps(image.height, height);
-  const h = taps(image.width, width);
-  const rowLen = width * 4;
-  // Source row r is kept at ring row r % n while output rows read it (their windows only move down).
-  const ring = new Float32Array(rowLen * v.n);
-  const pre = new Float32Array(image.width * 4);
-  const bytes = rowLen * (y1 - y0);
-  const out = into && into.length >= bytes ? { width, height: y1 - y0, data: into.subarray(0, bytes) } : createImage(width, y1 - y0);
-  let next = v.start[y0]!;
-  for (let y = y0; y < y1; y++) {
-    const first = v.start[y]!;
-    for (let r = Math.max(next, first); r < first + v.n; r++) {
-      premultiplyRow(image, r, pre);
-      horizontalRow(pre, ring, (r % v.n) * rowLen, h);
-    }
-    next = Math.max(next, first + v.n);
-    verticalRow(ring, rowLen, first, v, y, out.data, (y - y0) * rowLen);
-  }
+  const bytes = width * 4 * (y1 - y0);
+  const out = into && into.length >= bytes ? { width, height: y1 - y0, data: into.subarray(0, bytes) } : createImage(width, Math.max(0, y1 - y0));
+  new Lanczos3Resampler(image, width, height).rows(y0, y1, out.data);
   return out;
+}
+
+/**
+ * resampleLanczos3 a few rows at a time: `rows` may be called again and again for the rows that
+ * follow, and carries on from the source rows it has already resampled across (a call for rows
+ * further up starts again from the source). So a band can be made and used (encoded) in pieces
+ * small enough to stay in the CPU's cache, with the same bytes as resampleLanczos3Rows.
+ */
+export class Lanczos3Resampler {
+  private readonly v: Taps;
+  private readonly h: Taps;
+  private readonly rowLen: number;
+  /** Source row r is kept at ring row r % n while output rows read it (their windows only move down). */
+  private readonly ring: Float32Array;
+  private readonly pre: Float32Array;
+  /** The source rows resampled across so far end here; the ring holds the n rows before it (none at first). */
+  private next = 0;
+
+  constructor(
+    private readonly image: RgbaImage,
+    readonly width: number,
+    readonly height: number,
+  ) {
+    this.v = taps(image.height, height);
+    this.h = taps(image.width, width);
+    this.rowLen = width * 4;
+    this.ring = new Float32Array(this.rowLen * this.v.n);
+    this.pre = new Float32Array(image.width * 4);
+  }
+
+  /** Writes output rows [y0, y1) into `into` (at least width * 4 * (y1 - y0) bytes), from its start. */
+  rows(y0: number, y1: number, into: Uint8ClampedArray): void {
+    if (!(y0 >= 0 && y1 <= this.height && y0 < y1)) throw new RangeError(`rows ${y0}-${y1} are outside 0-${this.height}`);
+    if (into.length < this.rowLen * (y1 - y0)) throw new RangeError(`${into.length} bytes do not hold rows ${y0}-${y1}`);
+    const { v, h, rowLen, ring, pre, image } = this;
+    let next = this.next;
+    // Rows further up than the ring holds: start again from their source rows.
+    if (v.start[y0]! < next - v.n) next = v.start[y0]!;
+    for (let y = y0; y < y1; y++) {
+      const first = v.start[y]!;
+      for (let r = Math.max(next, first); r < first + v.n; r++) {
+        premultiplyRow(image, r, pre);
+        horizontalRow(pre, ring, (r % v.n) * rowLen, h);
+      }
+      next = Math.max(next, first + v.n);
+      verticalRow(ring, rowLen, first, v, y, into, (y - y0) * rowLen);
+    }
+    this.next = next;
+  }
 }
 
 /** Source row `y` as premultiplied floats. */

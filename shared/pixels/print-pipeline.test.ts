@@ -1,8 +1,10 @@
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { createImage, resampleLanczos3Rows } from './image.ts';
+import { createImage, Lanczos3Resampler, resampleLanczos3Rows } from './image.ts';
 import { PRINT_DPI, printFileSize } from '../print.ts';
-import { MIN_ROWS_PER_BAND } from './bands.ts';
-import { printFileOptions, runPrintPipeline, runPrintPipelineInBands } from './print-pipeline.ts';
+import { bandEdges, MIN_ROWS_PER_BAND } from './bands.ts';
+import { assemblePng } from './png.ts';
+import { cropAndFeather, printFileOptions, printSizeOf, resampleBandToPng, runPrintPipeline, runPrintPipelineInBands, type BandScratch } from './print-pipeline.ts';
 
 function pattern(width: number, height: number) {
   const img = createImage(width, height);
@@ -50,6 +52,33 @@ describe('the print pipeline', () => {
     }
     expect(at).toBe(whole.data.length);
     expect(Buffer.from(joined).equals(Buffer.from(whole.data))).toBe(true);
+  });
+
+  it("makes the print file as PNG in bands, the worker's way, with the pipeline's pixels exactly and its DPI", async () => {
+    const source = pattern(300, 200);
+    const opts = printFileOptions({ x: 20, y: 10, width: 120, height: 180 }, { widthIn: 4, heightIn: 6 });
+    const whole = runPrintPipeline(source, opts);
+    const cropped = cropAndFeather(source, opts);
+    const size = printSizeOf(cropped, opts)!;
+    expect(size).toEqual({ width: whole.width, height: whole.height });
+    const edges = bandEdges(size.height, 3);
+    expect(edges.length).toBe(4);
+    // Two helpers: one takes bands 0 and 2 with one resampler, the other band 1; both keep their
+    // scratch rows, and each print's pieces are written into the last print's buffers.
+    const scratch: BandScratch[] = [{}, {}];
+    let spare: ArrayBuffer[] = [];
+    for (let print = 0; print < 2; print++) {
+      const resamplers = [new Lanczos3Resampler(cropped, size.width, size.height), new Lanczos3Resampler(cropped, size.width, size.height)];
+      const bands = [0, 1, 2].map((i) => resampleBandToPng(resamplers[i % 2]!, edges[i]!, edges[i + 1]!, scratch[i % 2]!, spare[i], () => performance.now()));
+      if (print === 1) expect(bands.map((b) => b.piece.chunks.buffer)).toEqual(spare);
+      for (const band of bands) expect(band.resampleMs + band.encodeMs).toBeGreaterThan(0);
+      const png = Buffer.concat(assemblePng(size.width, size.height, bands.map((b) => b.piece), { dpi: opts.dpi }));
+      const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
+      expect({ width: info.width, height: info.height, channels: info.channels }).toEqual({ width: size.width, height: size.height, channels: 4 });
+      expect(data.equals(Buffer.from(whole.data)), `print ${print}`).toBe(true);
+      expect((await sharp(png).metadata()).density).toBe(300);
+      spare = bands.map((b) => b.piece.chunks.buffer as ArrayBuffer);
+    }
   });
 
   it('uses the print parameters the spec fixes', () => {

@@ -8,7 +8,8 @@ import { FEATHER_RADIUS_PX } from '../constants.ts';
 import type { Area } from '../catalogue/parse.ts';
 import { PRINT_DPI, printFileSize, type CropRect, type Size } from '../print.ts';
 import { bandEdges } from './bands.ts';
-import { crop, feather, resampleLanczos3, type RgbaImage } from './image.ts';
+import { crop, feather, resampleLanczos3, type Lanczos3Resampler, type RgbaImage } from './image.ts';
+import { BLOCK_ROWS, PngPieceWriter, type PngPiece } from './png.ts';
 
 export interface PrintOptions {
   crop: CropRect | null;
@@ -73,4 +74,52 @@ export async function runPrintPipelineInBands(
   if (!size) return [out];
   const edges = bandEdges(size.height, count);
   return stage('resample', () => Promise.all(edges.slice(1).map((y1, i) => resampleRows(out, size.width, size.height, edges[i]!, y1, i))));
+}
+
+/** One band of a print file as PNG (png.ts), and the milliseconds its resample and its encode took. */
+export interface PngBand {
+  piece: PngPiece;
+  resampleMs: number;
+  encodeMs: number;
+}
+
+/** Memory a thread keeps from one band to the next: a few rows of pixels. */
+export interface BandScratch {
+  rows?: Uint8ClampedArray;
+}
+
+/**
+ * Rows [y0, y1) of the print-size resample, made and PNG-encoded a deflate block's rows at a
+ * time (png.ts BLOCK_ROWS), so each block's pixels are still in the CPU's cache when they are
+ * coded and the band never exists whole. The band's pixels are resampleLanczos3Rows' bytes,
+ * exactly. `reuse` is a spare buffer for the PNG bytes (an earlier band's, once in a file);
+ * `now` the clock the stages are timed with (a worker passes performance.now).
+ */
+export function resampleBandToPng(resampler: Lanczos3Resampler, y0: number, y1: number, scratch: BandScratch, reuse?: ArrayBuffer, now: () => number = Date.now): PngBand {
+  const stride = resampler.width * 4;
+  // Row 0 holds the row above the block (the last row coded), for the 'up' filter.
+  const size = stride * (BLOCK_ROWS + 1);
+  if (!scratch.rows || scratch.rows.length < size) scratch.rows = new Uint8ClampedArray(size);
+  const rows = scratch.rows;
+  const writer = new PngPieceWriter(resampler.width, y1 - y0, reuse);
+  let resampleMs = 0;
+  let encodeMs = 0;
+  for (let y = y0; y < y1; ) {
+    const end = Math.min(y1, y + BLOCK_ROWS);
+    // The band's first block starts at row 0: it has no row above it in this band.
+    const at = y === y0 ? 0 : 1;
+    const t0 = now();
+    resampler.rows(y, end, rows.subarray(at * stride));
+    const t1 = now();
+    writer.addRows(rows, at, at + end - y);
+    const last = at + end - y - 1;
+    if (last > 0) rows.copyWithin(0, last * stride, (last + 1) * stride);
+    encodeMs += now() - t1;
+    resampleMs += t1 - t0;
+    y = end;
+  }
+  const t = now();
+  const piece = writer.finish();
+  encodeMs += now() - t;
+  return { piece, resampleMs, encodeMs };
 }

@@ -12,7 +12,7 @@ export interface PrintResult {
 }
 
 export interface PrintWorkerApi {
-  /** Crop, feather and print-size resample in one call; PNG out. */
+  /** Crop, feather and print-size resample in one call; PNG out, with a pHYs chunk at the print's DPI. */
   prepare(input: Blob, options: PrintOptions): Promise<PrintResult>;
   /** Only the crop, pixel for pixel, as JPEG (a screenshot) or PNG. */
   crop(input: Blob, rect: NonNullable<PrintOptions['crop']>, type?: 'image/png' | 'image/jpeg'): Promise<PrintResult>;
