@@ -83,7 +83,10 @@ async function framemerch(fastify: FastifyInstance, ctx: AppPluginOptions) {
   await fastify.register(errors);
   await fastify.register(context, { ...ctx, background });
   await fastify.register(canonicalHost);
-  await fastify.register(security, { https: ctx.config.publicUrl.startsWith('https:') });
+  await fastify.register(security, {
+    https: ctx.config.publicUrl.startsWith('https:'),
+    mediaOrigin: ctx.config.s3 ? new URL(ctx.config.s3.publicUrl).origin : null,
+  });
   await fastify.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
   fastify.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);

@@ -19,6 +19,11 @@ export const mediaRoute = defineRoute({
       },
       { additionalProperties: false },
     ),
-    response: { 200: Binary, 206: Binary, ...errorReplies(400, 404, 416) },
+    response: {
+      200: Binary,
+      206: Binary,
+      302: Type.Null({ description: 'With S3 object storage: the object at a signed URL on the bucket (Location), which honours Range requests' }),
+      ...errorReplies(400, 404, 416),
+    },
   },
 });

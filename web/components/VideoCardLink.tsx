@@ -20,6 +20,9 @@ export function VideoCardLink({ video, eager }: VideoCardLinkProps) {
         {video.thumbnail_url ? (
           <img
             src={video.thumbnail_url}
+            // Stored images load in CORS mode everywhere, so the copy cached here also serves the
+            // capture and shop pages, which draw them on canvases.
+            crossOrigin="anonymous"
             alt=""
             width={320}
             height={180}

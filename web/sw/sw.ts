@@ -18,6 +18,10 @@
  *   requests included; only when it fails are they answered from the kept copy, a Range
  *   request with the part it asked for. The kept cache outlives new builds; the newest few
  *   videos are kept.
+ * - With S3 a /media/ address redirects (302) to a signed URL on the bucket's origin. This
+ *   worker's fetches and the player's <video> ask in CORS mode, so the answer is a CORS response,
+ *   never an opaque one, and is kept and served like a same-origin one (the bucket's CORS rule
+ *   allows this site's origin and exposes Content-Range, see the README).
  * - No navigation preload: the browser would preload every page load, those above included,
  *   and then send those above a second time itself.
  * - A new build installs beside the running one and takes over at the next page load (never
@@ -304,10 +308,17 @@ async function partOf(whole: Response, range: string | null): Promise<Response> 
   return new Response(body.slice(start, end + 1), { status: 206, headers });
 }
 
-/** A kept media file: the network first (Range requests as they are), the kept copy when it fails. */
+/**
+ * A kept media file: the network first (Range requests as they are), the kept copy when it fails.
+ * An answer that came by a redirect (from the bucket's origin) is handed on as this address's
+ * own: the player then asks this address, through this worker, for its later ranges too, instead
+ * of the signed URL, which expires and which this worker cannot answer offline.
+ */
 async function keptFile(event: SwFetchEvent, path: string): Promise<Response> {
   try {
-    return await fetch(event.request);
+    const response = await fetch(event.request);
+    if (!response.redirected) return response;
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers: response.headers });
   } catch (err) {
     const whole = await (await caches.open(KEPT)).match(path, { ignoreVary: true });
     if (!whole) throw err;

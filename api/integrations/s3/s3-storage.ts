@@ -1,14 +1,23 @@
 /**
  * Object storage on an S3-compatible service (AWS S3, MinIO, Ceph, R2...), path-style, with
  * SigV4 signing. One S3 bucket holds the app's buckets as key prefixes: <bucket>/<key>.
+ * Browsers read objects by signed URLs on the public origin (a CDN, or the endpoint itself).
  */
 import { createReadStream } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { AwsClient } from 'aws4fetch';
+import { AwsClient, AwsV4Signer } from 'aws4fetch';
 import { STORAGE_BUCKETS, type StorageBucket } from '../../../shared/constants.ts';
-import { contentTypeOf, isValidKey, StorageKeyError, type ByteRange, type ObjectStorage, type StoredObject } from '../../platform/storage/object-storage.ts';
+import {
+  contentTypeOf,
+  isValidKey,
+  StorageKeyError,
+  type ByteRange,
+  type ObjectStorage,
+  type SignedUrlOptions,
+  type StoredObject,
+} from '../../platform/storage/object-storage.ts';
 
 export interface S3Options {
   endpoint: string;
@@ -16,6 +25,8 @@ export interface S3Options {
   region: string;
   accessKeyId: string;
   secretAccessKey: string;
+  /** Where browsers reach the endpoint (a CDN in front of it); signed URLs are signed for it. Default: endpoint. */
+  publicUrl?: string;
 }
 
 /** put() collects a stream before sending it (S3 wants the length); big files go through putFile(). */
@@ -25,15 +36,17 @@ export class S3Storage implements ObjectStorage {
   readonly kind = 's3';
   readonly #aws: AwsClient;
   readonly #base: string;
+  readonly #publicBase: string;
 
   constructor(opts: S3Options) {
     this.#aws = new AwsClient({ accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey, region: opts.region, service: 's3' });
     this.#base = `${opts.endpoint.replace(/\/+$/, '')}/${opts.bucket}`;
+    this.#publicBase = `${(opts.publicUrl ?? opts.endpoint).replace(/\/+$/, '')}/${opts.bucket}`;
   }
 
-  #url(bucket: StorageBucket, key: string): string {
+  #url(bucket: StorageBucket, key: string, base = this.#base): string {
     if (!STORAGE_BUCKETS.includes(bucket) || !isValidKey(key)) throw new StorageKeyError(`Invalid object key: ${key}`);
-    return `${this.#base}/${bucket}/${key}`;
+    return `${base}/${bucket}/${key}`;
   }
 
   async #send(url: string, init: RequestInit & { duplex?: 'half' }, ok: number[]): Promise<Response> {
@@ -109,6 +122,25 @@ export class S3Storage implements ObjectStorage {
       for (const m of xml.matchAll(/<Key>([^<]+)<\/Key>/g)) yield m[1]!.slice(bucket.length + 1);
       token = /<IsTruncated>true<\/IsTruncated>/.test(xml) ? (/<NextContinuationToken>([^<]+)</.exec(xml)?.[1] ?? null) : null;
     } while (token);
+  }
+
+  /** A presigned GET on the public origin; the same time and lifetime always give the same URL. */
+  async signedUrl(bucket: StorageBucket, key: string, { signedAt, expiresInSeconds }: SignedUrlOptions): Promise<string> {
+    const url = new URL(this.#url(bucket, key, this.#publicBase));
+    url.searchParams.set('X-Amz-Expires', String(expiresInSeconds));
+    const signer = new AwsV4Signer({
+      method: 'GET',
+      url: url.toString(),
+      accessKeyId: this.#aws.accessKeyId,
+      secretAccessKey: this.#aws.secretAccessKey,
+      region: this.#aws.region,
+      service: 's3',
+      cache: this.#aws.cache,
+      signQuery: true,
+      // SigV4's basic format, to the second: 20250102T030405Z.
+      datetime: signedAt.toISOString().replace(/[:-]|\.\d{3}/g, ''),
+    });
+    return (await signer.sign()).url.toString();
   }
 
   localPath(): null {

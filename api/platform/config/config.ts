@@ -25,8 +25,11 @@ export interface Config {
   smtpUrl: string | null;
   mailFrom: string;
   sessionDays: number;
-  /** S3-compatible object storage; null keeps files under dataDir/storage. */
-  s3: { endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string } | null;
+  /**
+   * S3-compatible object storage; null keeps files under dataDir/storage. `publicUrl` is where
+   * browsers (and a CDN) reach the endpoint: media is served by URLs signed for it.
+   */
+  s3: { endpoint: string; publicUrl: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string } | null;
   /** Lifetime of cached public reads (feed pages, newest creators); 0 turns the cache off. */
   readCacheMs: number;
   /** Built web app to serve; null serves the API alone (development behind Vite). */
@@ -176,16 +179,18 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   if (env.S3_BUCKET) {
     const missing = ['S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'].filter((k) => !env[k]);
     if (missing.length > 0) problems.push(`S3_BUCKET needs ${missing.join(', ')}`);
-    else {
+    for (const name of ['S3_ENDPOINT', 'S3_PUBLIC_URL']) {
+      if (!env[name]) continue;
       try {
-        const u = new URL(env.S3_ENDPOINT!);
+        const u = new URL(env[name]);
         if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('protocol');
       } catch {
-        problems.push('S3_ENDPOINT must be an http(s) URL');
+        problems.push(`${name} must be an http(s) URL`);
       }
     }
     s3 = {
       endpoint: env.S3_ENDPOINT ?? '',
+      publicUrl: env.S3_PUBLIC_URL || (env.S3_ENDPOINT ?? ''),
       bucket: env.S3_BUCKET,
       region: env.S3_REGION || 'us-east-1',
       accessKeyId: env.S3_ACCESS_KEY_ID ?? '',

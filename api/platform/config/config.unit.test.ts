@@ -26,6 +26,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ TEST_CLOCK: 'true', STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x' })).toThrow(/TEST_CLOCK works only with the embedded/);
     expect(() => loadConfig({ TEST_CLOCK: 'true', PAYPAL_CLIENT_ID: 'id', PAYPAL_CLIENT_SECRET: 's', PAYPAL_WEBHOOK_ID: 'w' })).toThrow(/TEST_CLOCK works only with the embedded/);
   });
+  it('serves S3 media from S3_PUBLIC_URL, the endpoint unless set, and refuses one that is not http(s)', () => {
+    const s3 = { S3_BUCKET: 'fm', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_ACCESS_KEY_ID: 'id', S3_SECRET_ACCESS_KEY: 'secret' };
+    expect(loadConfig(s3).s3).toMatchObject({ endpoint: 'http://127.0.0.1:9000', publicUrl: 'http://127.0.0.1:9000', region: 'us-east-1' });
+    expect(loadConfig({ ...s3, S3_PUBLIC_URL: 'https://cdn.example.com' }).s3?.publicUrl).toBe('https://cdn.example.com');
+    expect(() => loadConfig({ ...s3, S3_PUBLIC_URL: 'cdn.example.com' })).toThrow(/S3_PUBLIC_URL must be an http\(s\) URL/);
+    expect(() => loadConfig({ ...s3, S3_PUBLIC_URL: 'ftp://cdn.example.com' })).toThrow(/S3_PUBLIC_URL must be an http\(s\) URL/);
+  });
   it('lists every problem at once', () => {
     let err: unknown;
     try {

@@ -1,7 +1,8 @@
 /**
  * Security headers. The CSP lets the app run its own scripts, WebAssembly and workers and
  * load media and images from its own origin (plus blob:/data: for frames made in the page);
- * nothing from any other origin. Compressed request bodies are refused (request-encoding.ts), and
+ * nothing from any other origin but the object store's, where stored media is read by signed
+ * URLs when the store is S3. Compressed request bodies are refused (request-encoding.ts), and
  * so is text holding a NUL character (text-input.ts).
  */
 import helmet from '@fastify/helmet';
@@ -12,9 +13,12 @@ import { refuseNulText } from './text-input.ts';
 
 export interface SecurityOptions {
   https: boolean;
+  /** The origin stored media is read from besides this one (S3_PUBLIC_URL's), or null. */
+  mediaOrigin: string | null;
 }
 
 async function security(app: FastifyInstance, opts: SecurityOptions) {
+  const media = opts.mediaOrigin ? [opts.mediaOrigin] : [];
   refuseEncodedBodies(app);
   refuseNulText(app);
   await app.register(helmet, {
@@ -25,9 +29,9 @@ async function security(app: FastifyInstance, opts: SecurityOptions) {
         scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
         workerSrc: ["'self'", 'blob:'],
         childSrc: ["'self'", 'blob:'],
-        connectSrc: ["'self'", 'blob:', 'data:'],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        mediaSrc: ["'self'", 'blob:'],
+        connectSrc: ["'self'", 'blob:', 'data:', ...media],
+        imgSrc: ["'self'", 'data:', 'blob:', ...media],
+        mediaSrc: ["'self'", 'blob:', ...media],
         styleSrc: ["'self'"],
         fontSrc: ["'self'", 'data:'],
         objectSrc: ["'none'"],

@@ -24,7 +24,7 @@ export function VideoTable({ videos, busy, onApprove, onReject, onDelete }: Vide
           <li key={video.id} className="admin-video">
             <div className="admin-video__thumb">
               {video.thumbnail_url ? (
-                <img src={video.thumbnail_url} alt="" width={160} height={90} loading="lazy" decoding="async" />
+                <img src={video.thumbnail_url} crossOrigin="anonymous" alt="" width={160} height={90} loading="lazy" decoding="async" />
               ) : (
                 <Icon name="play" size={28} />
               )}

@@ -53,14 +53,14 @@ export function CartModal({ onClose }: { onClose: () => void }) {
           <ul className="cart-modal__items" aria-label="Cart items">
             {items.map((item) => (
               <li key={item.line_id} className="cart-modal__item">
-                <img className="cart-modal__image" src={item.image ?? item.screenshot} alt={`${item.name} mockup`} width={72} height={72} />
+                <img className="cart-modal__image" src={item.image ?? item.screenshot} crossOrigin="anonymous" alt={`${item.name} mockup`} width={72} height={72} />
                 <div className="cart-modal__details">
                   <p className="cart-modal__name">{item.name}</p>
                   <p className="cart-modal__options">{optionsText(item)}</p>
                   <p className="cart-modal__price">{formatCents(item.price_cents * item.qty)}</p>
                   <QuantityStepper item={item} label={`${item.name} (${optionsText(item)})`} />
                 </div>
-                <img className="cart-modal__screenshot" src={item.screenshot} alt="Screenshot to print" width={64} height={36} />
+                <img className="cart-modal__screenshot" src={item.screenshot} crossOrigin="anonymous" alt="Screenshot to print" width={64} height={36} />
                 <button
                   type="button"
                   className="button button--ghost cart-modal__delete"

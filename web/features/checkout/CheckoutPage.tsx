@@ -141,13 +141,13 @@ export function CheckoutForm({ items }: { items: CartItem[] }) {
           <ul className="checkout__items" aria-label="Order items">
             {items.map((item) => (
               <li key={item.line_id} className="checkout__item">
-                <img className="checkout__image" src={item.image ?? item.screenshot} alt={`${item.name} mockup`} width={72} height={72} />
+                <img className="checkout__image" src={item.image ?? item.screenshot} crossOrigin="anonymous" alt={`${item.name} mockup`} width={72} height={72} />
                 <div className="checkout__details">
                   <p className="checkout__name">{item.name}</p>
                   <p className="checkout__options">{optionsText(item)}</p>
                   <p className="checkout__qty">Qty: {item.qty}</p>
                 </div>
-                <img className="checkout__screenshot" src={item.screenshot} alt="Screenshot to print" width={64} height={36} />
+                <img className="checkout__screenshot" src={item.screenshot} crossOrigin="anonymous" alt="Screenshot to print" width={64} height={36} />
                 <p className="checkout__price">{formatCents(item.price_cents * item.qty)}</p>
               </li>
             ))}

@@ -115,7 +115,7 @@ function OrderDetails({ order }: { order: OrderReply }) {
           <ul className="checkout__items" aria-label="Order items">
             {order.items.map((item, i) => (
               <li key={i} className="order__item">
-                {item.screenshot_url ? <img className="checkout__screenshot" src={item.screenshot_url} alt="Printed screenshot" width={64} height={36} /> : <span />}
+                {item.screenshot_url ? <img className="checkout__screenshot" src={item.screenshot_url} crossOrigin="anonymous" alt="Printed screenshot" width={64} height={36} /> : <span />}
                 <div className="checkout__details">
                   <p className="checkout__name">{item.product_name}</p>
                   <p className="checkout__options">

@@ -30,6 +30,10 @@ export function VideoPlayer({ src, poster, title, videoRef, onVideoSize, childre
           controls
           playsInline
           preload="metadata"
+          // CORS mode (set before the addresses): frames are captured by drawing the video on a
+          // canvas, which a video from the object store's origin (where /media/ may redirect)
+          // would otherwise taint.
+          crossOrigin="anonymous"
           poster={poster ?? undefined}
           src={src}
           aria-label={title}

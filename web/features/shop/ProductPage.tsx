@@ -137,7 +137,7 @@ function ProductView({
             <ScreenshotPicker choices={choices} selected={selection} onSelect={(s) => setPicked({ id: merch.id, selection: s })} />
             {screenshot && (
               <figure className="product-page__preview">
-                <img src={screenshot.url} alt={`Selected: ${screenshot.label}`} />
+                <img src={screenshot.url} crossOrigin="anonymous" alt={`Selected: ${screenshot.label}`} />
                 <figcaption>{screenshot.label}</figcaption>
               </figure>
             )}

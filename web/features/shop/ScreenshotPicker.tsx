@@ -27,7 +27,7 @@ export function ScreenshotPicker({ choices, selected, onSelect }: ScreenshotPick
                 onChange={() => onSelect(c.selection)}
                 aria-label={c.label}
               />
-              <img src={c.url} alt="" className="screenshot-picker__image" loading="lazy" />
+              <img src={c.url} crossOrigin="anonymous" alt="" className="screenshot-picker__image" loading="lazy" />
               <span className="screenshot-picker__label" aria-hidden="true">
                 {c.label}
                 {c.size ? ` · ${c.size.width}×${c.size.height}` : ''}

@@ -11,6 +11,8 @@ export function useLoadedImage(url: string | null): LoadedImage {
     let live = true;
     const image = new Image();
     image.decoding = 'async';
+    // CORS mode: a stored image redirected to the object store's origin still draws on an untainted canvas.
+    image.crossOrigin = 'anonymous';
     image.src = url;
     image.decode().then(
       () => {

@@ -68,7 +68,7 @@ export function VideosTab() {
           <li key={video.id} className="studio-video">
             <div className="studio-video__thumb">
               {video.thumbnail_url ? (
-                <img src={video.thumbnail_url} alt="" width={160} height={90} loading="lazy" decoding="async" />
+                <img src={video.thumbnail_url} crossOrigin="anonymous" alt="" width={160} height={90} loading="lazy" decoding="async" />
               ) : (
                 <Icon name="play" size={28} />
               )}
