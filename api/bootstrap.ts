@@ -24,8 +24,9 @@ export interface Prepared {
   seed: SeedResult;
 }
 
-export function databaseTarget(config: Pick<Config, 'databaseUrl' | 'dataDir'>): DatabaseTarget {
-  return config.databaseUrl ? { url: config.databaseUrl } : { dataDir: path.join(config.dataDir, 'pglite') };
+export function databaseTarget(config: Pick<Config, 'databaseUrl' | 'databaseDirectUrl' | 'dataDir'>): DatabaseTarget {
+  if (!config.databaseUrl) return { dataDir: path.join(config.dataDir, 'pglite') };
+  return config.databaseDirectUrl ? { url: config.databaseUrl, directUrl: config.databaseDirectUrl } : { url: config.databaseUrl };
 }
 
 export async function prepare(
@@ -42,7 +43,7 @@ export async function prepare(
   }
   const database = await openDatabase(opts.target ?? databaseTarget(config));
   try {
-    const applied = await migrate(database.db);
+    const applied = await database.session((db) => migrate(db));
     if (applied.length > 0) log(`Applied migrations ${applied.join(', ')}`);
     const storage = await openStorage(config);
     const catalogue = await readCatalogue();

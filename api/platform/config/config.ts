@@ -13,6 +13,8 @@ export interface Config {
   dataDir: string;
   /** PostgreSQL server; when absent the embedded PGlite database under dataDir is used. */
   databaseUrl: string | null;
+  /** A session connection to the same PostgreSQL for LISTEN and the migrations' lock, when DATABASE_URL goes through a transaction pooler. */
+  databaseDirectUrl: string | null;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   seedDemo: boolean;
   /** Admin password for the demo admin; when absent one is generated and printed once. */
@@ -125,6 +127,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   };
 
   const databaseUrl = schemeUrl('DATABASE_URL', ['postgres', 'postgresql'], 'a postgres:// or postgresql:// URL');
+  const databaseDirectUrl = schemeUrl('DATABASE_DIRECT_URL', ['postgres', 'postgresql'], 'a postgres:// or postgresql:// URL');
+  if (databaseDirectUrl && !databaseUrl) problems.push('DATABASE_DIRECT_URL is the direct way to the server DATABASE_URL names: set DATABASE_URL too');
 
   const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, '');
   try {
@@ -303,6 +307,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     publicUrl,
     dataDir: path.resolve(cwd, env.DATA_DIR || 'data'),
     databaseUrl,
+    databaseDirectUrl,
     logLevel,
     seedDemo: bool(env, 'SEED_DEMO', true, problems),
     adminPassword,

@@ -15,6 +15,13 @@ describe('loadConfig', () => {
     const c = loadConfig({ DATA_DIR: '/tmp/x', PORT: '8080', DATABASE_URL: 'postgres://u@h:5432/db' }, '/srv');
     expect(c).toMatchObject({ dataDir: '/tmp/x', port: 8080, databaseUrl: 'postgres://u@h:5432/db', publicUrl: 'http://localhost:8080' });
   });
+  it('takes DATABASE_DIRECT_URL beside DATABASE_URL only', () => {
+    const both = loadConfig({ DATABASE_URL: 'postgres://u@pooler:6432/db', DATABASE_DIRECT_URL: 'postgres://u@db:5432/db' });
+    expect(both).toMatchObject({ databaseUrl: 'postgres://u@pooler:6432/db', databaseDirectUrl: 'postgres://u@db:5432/db' });
+    expect(loadConfig({}).databaseDirectUrl).toBeNull();
+    expect(() => loadConfig({ DATABASE_DIRECT_URL: 'postgres://u@db:5432/db' })).toThrow(/DATABASE_DIRECT_URL .*set DATABASE_URL too/);
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://u@h/db', DATABASE_DIRECT_URL: 'mysql://u@h/db' })).toThrow(/DATABASE_DIRECT_URL must be a postgres/);
+  });
   it('holds loopback to the checkout limits unless CHECKOUT_LIMIT_LOOPBACK is off', () => {
     expect(loadConfig({}).checkoutLimitLoopback).toBe(true);
     expect(loadConfig({ CHECKOUT_LIMIT_LOOPBACK: 'false' }).checkoutLimitLoopback).toBe(false);

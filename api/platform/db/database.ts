@@ -20,13 +20,29 @@ export interface Database {
   db: Kysely<DB>;
   /** Messages between the processes on this database (LISTEN/NOTIFY): platform/db/notifications.ts. */
   notifications: Notifications;
+  /**
+   * Runs `work` where a session lasts as long as its connection: on the direct URL when one is
+   * given (DATABASE_URL then goes through a transaction-mode pooler, where a session-level
+   * advisory lock would not hold), else on the database itself. The migrations run here.
+   */
+  session<T>(work: (db: Kysely<DB>) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
 const INT8 = 20;
 const DATE = 1082;
 
-export type DatabaseTarget = { url: string } | { dataDir: string } | { memory: true };
+/** Numbers for bigint counts and sums, dates as their text (PGlite gets the same parsers below). */
+const SERVER_TYPES = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+    if (oid === INT8) return (v: string) => Number(v);
+    if (oid === DATE) return (v: string) => v;
+    return pg.types.getTypeParser(oid, format);
+  }) as typeof pg.types.getTypeParser,
+};
+
+/** `directUrl`: the same server without a pooler in between, for what needs a session (LISTEN, the migrations' lock). */
+export type DatabaseTarget = { url: string; directUrl?: string } | { dataDir: string } | { memory: true };
 
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   if ('url' in target) {
@@ -37,13 +53,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
       // a burst of checkouts after a lull finds them ready, their server-side caches warm, rather
       // than opening ten new ones while it queues.
       idleTimeoutMillis: 60_000,
-      types: {
-        getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
-          if (oid === INT8) return (v: string) => Number(v);
-          if (oid === DATE) return (v: string) => v;
-          return pg.types.getTypeParser(oid, format);
-        }) as typeof pg.types.getTypeParser,
-      },
+      types: SERVER_TYPES,
     });
     // pool.end() resolves before its clients have finished closing; close() waits for them,
     // so a database dropped right after close() never kills a connection still saying goodbye.
@@ -55,11 +65,21 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     });
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     await ping(db);
-    const notifications = serverNotifications(target.url, db);
+    const direct = target.directUrl;
+    const notifications = serverNotifications(direct ?? target.url, db);
     return {
       kind: 'postgres',
       db,
       notifications,
+      session: async (work) => {
+        if (!direct) return work(db);
+        const once = new Kysely<DB>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: direct, max: 1, types: SERVER_TYPES }) }) });
+        try {
+          return await work(once);
+        } finally {
+          await once.destroy();
+        }
+      },
       close: async () => {
         await notifications.close();
         await db.destroy();
@@ -84,6 +104,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     kind: 'pglite',
     db,
     notifications,
+    session: (work) => work(db),
     close: async () => {
       await notifications.close();
       await db.destroy();
