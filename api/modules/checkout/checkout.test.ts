@@ -16,6 +16,20 @@ import { insertPendingOrder } from './repository.ts';
 import { SMS_CONSENT_MESSAGE } from './routes.ts';
 
 let t: TestApp;
+
+/** The app's payment provider, with its checkout sessions opened by `open` instead. */
+function openingSessionsWith(real: PaymentProvider, open: (r: CheckoutSessionRequest) => ReturnType<PaymentProvider['createCheckoutSession']>): PaymentProvider {
+  return {
+    kind: real.kind,
+    createCheckoutSession: open,
+    createSubscriptionCheckout: real.createSubscriptionCheckout.bind(real),
+    retrieveSubscriptionSession: real.retrieveSubscriptionSession.bind(real),
+    retrieveSubscription: real.retrieveSubscription.bind(real),
+    manageSubscriptionUrl: real.manageSubscriptionUrl.bind(real),
+    verifyWebhook: real.verifyWebhook.bind(real),
+    refund: real.refund.bind(real),
+  };
+}
 let product: TestProduct;
 
 beforeAll(async () => {
@@ -240,18 +254,9 @@ describe('POST /api/create-checkout-session', () => {
 
   it('answers 502 when the payment provider fails, leaving the order pending with no session; a retry opens it', async () => {
     const real = t.app.payments;
-    const failing: PaymentProvider = {
-      kind: 'embedded',
-      createCheckoutSession: async (_r: CheckoutSessionRequest) => {
-        throw new Error('provider down');
-      },
-      createSubscriptionCheckout: real.createSubscriptionCheckout.bind(real),
-      retrieveSubscriptionSession: real.retrieveSubscriptionSession.bind(real),
-      retrieveSubscription: real.retrieveSubscription.bind(real),
-      manageSubscriptionUrl: real.manageSubscriptionUrl.bind(real),
-      verifyWebhook: real.verifyWebhook.bind(real),
-      refund: real.refund.bind(real),
-    };
+    const failing = openingSessionsWith(real, async () => {
+      throw new Error('provider down');
+    });
     const body = checkoutBody([{ product_id: product.id, variant_id: variantOf(shirt(), 'XL'), quantity: 1, selected_screenshot: 0 }], {
       idempotency_key: 'provider-down-0001',
     });
@@ -274,19 +279,10 @@ describe('POST /api/create-checkout-session', () => {
   it('asks the provider for a new order exactly what a repeated request reads back from the stored order', async () => {
     const real = t.app.payments;
     const asked: CheckoutSessionRequest[] = [];
-    const recording: PaymentProvider = {
-      kind: real.kind,
-      createCheckoutSession: async (r: CheckoutSessionRequest) => {
-        asked.push(r);
-        return real.createCheckoutSession(r);
-      },
-      createSubscriptionCheckout: real.createSubscriptionCheckout.bind(real),
-      retrieveSubscriptionSession: real.retrieveSubscriptionSession.bind(real),
-      retrieveSubscription: real.retrieveSubscription.bind(real),
-      manageSubscriptionUrl: real.manageSubscriptionUrl.bind(real),
-      verifyWebhook: real.verifyWebhook.bind(real),
-      refund: real.refund.bind(real),
-    };
+    const recording = openingSessionsWith(real, async (r) => {
+      asked.push(r);
+      return real.createCheckoutSession(r);
+    });
     const body = checkoutBody(
       [
         { product_id: product.id, variant_id: variantOf(shirt(), '2XL', 'Navy'), quantity: 2, selected_screenshot: 1 },
