@@ -3,11 +3,13 @@
  * load media and images from its own origin (plus blob:/data: for frames made in the page);
  * nothing from any other origin but the object store's, where stored media is read by signed
  * URLs when the store is S3. Compressed request bodies are refused (request-encoding.ts), and
- * so is text holding a NUL character (text-input.ts).
+ * so is text holding a NUL character (text-input.ts) and a number that is not finite
+ * (number-input.ts).
  */
 import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { refuseNonFiniteNumbers } from './number-input.ts';
 import { refuseEncodedBodies } from './request-encoding.ts';
 import { refuseNulText } from './text-input.ts';
 
@@ -21,6 +23,7 @@ async function security(app: FastifyInstance, opts: SecurityOptions) {
   const media = opts.mediaOrigin ? [opts.mediaOrigin] : [];
   refuseEncodedBodies(app);
   refuseNulText(app);
+  refuseNonFiniteNumbers(app);
   await app.register(helmet, {
     contentSecurityPolicy: {
       useDefaults: false,
