@@ -9,6 +9,7 @@ import { defineRoute } from './route.ts';
 export const FULFILMENT_MESSAGES = {
   unknownWebhook: 'Not found.',
   unknownParcel: 'No parcel has this tracking number.',
+  tooManyLookups: 'Too many tracking lookups from your address. Please wait a few minutes and try again.',
 } as const;
 
 /** Tracking numbers of the embedded print shop's parcels. */
@@ -60,6 +61,6 @@ export const trackingPageRoute = defineRoute({
     summary: "The tracking page of a parcel from the embedded print shop (an HTML page: where the parcel is)",
     tags: ['checkout'],
     params: Type.Object({ number: Type.String({ maxLength: 40 }) }, { additionalProperties: false }),
-    response: { 200: Type.String({ description: 'text/html' }), ...errorReplies(404) },
+    response: { 200: Type.String({ description: 'text/html' }), ...errorReplies(404, 429) },
   },
 });

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { captureMultipleScreenshotsRoute, captureScreenshotRoute, CAPTURE_FAILED } from '../../../shared/schemas/capture.ts';
 import { SERVER_CAPTURE_QUALITY } from '../../../shared/constants.ts';
 import { ERROR_CODES } from '../../../shared/schemas/common.ts';
@@ -12,7 +12,7 @@ const MAX_CONCURRENT = 2;
 
 const jpegDataUrl = (jpeg: Buffer) => `data:image/jpeg;base64,${jpeg.toString('base64')}`;
 
-function reply(shot: StoredFrame, timestamp: number) {
+function frameReply(shot: StoredFrame, timestamp: number) {
   return { screenshot: jpegDataUrl(shot.preview), frame: jpegDataUrl(shot.frame), width: shot.width, height: shot.height, timestamp };
 }
 
@@ -27,7 +27,7 @@ const capture: FastifyPluginAsyncTypebox = async (app) => {
    * inside the video, each frame counted against the IP's limit, and at most MAX_CONCURRENT calls
    * running ffmpeg at once. `pastEnd` answers a time after the end of the video.
    */
-  async function captureFrames(request: FastifyRequest, url: string, times: readonly number[], quality: number, pastEnd: (index: number) => AppError) {
+  async function captureFrames(request: FastifyRequest, reply: FastifyReply, url: string, times: readonly number[], quality: number, pastEnd: (index: number) => AppError) {
     const key = storedVideoKey(url, [publicHost, request.headers.host]);
     if (!key) {
       throw AppError.badRequest('Only videos stored on this site can be captured.');
@@ -36,7 +36,7 @@ const capture: FastifyPluginAsyncTypebox = async (app) => {
     if (!video) throw AppError.notFound('Video not found.');
     const late = times.findIndex((time) => !Number.isFinite(time) || time < 0 || (video.duration_ms !== null && time * 1000 > video.duration_ms));
     if (late >= 0) throw pastEnd(late);
-    if (!(await perIp.take(request.ip, times.length))) throw new AppError(429, ERROR_CODES.RATE_LIMITED, 'Too many captures. Please wait a minute.');
+    await perIp.takeOrRefuse(request.ip, reply, 'Too many captures. Please wait a minute.', times.length);
     if (running >= MAX_CONCURRENT) throw new AppError(503, ERROR_CODES.SERVICE_UNAVAILABLE, CAPTURE_FAILED);
     running++;
     try {
@@ -54,21 +54,21 @@ const capture: FastifyPluginAsyncTypebox = async (app) => {
 
   app.route({
     ...captureScreenshotRoute,
-    handler: async (request) => {
+    handler: async (request, reply) => {
       const { video_url: url, timestamp, quality = SERVER_CAPTURE_QUALITY } = request.body;
       const pastEnd = () => new AppError(422, ERROR_CODES.VALIDATION_FAILED, 'The timestamp is past the end of the video.');
-      const [shot] = await captureFrames(request, url, [timestamp], quality, pastEnd);
-      return { success: true as const, ...reply(shot!, timestamp) };
+      const [shot] = await captureFrames(request, reply, url, [timestamp], quality, pastEnd);
+      return { success: true as const, ...frameReply(shot!, timestamp) };
     },
   });
 
   app.route({
     ...captureMultipleScreenshotsRoute,
-    handler: async (request) => {
+    handler: async (request, reply) => {
       const { video_url: url, timestamps, quality = SERVER_CAPTURE_QUALITY } = request.body;
       const pastEnd = (i: number) => AppError.badRequest(`Timestamp ${i + 1} (${timestamps[i]} s) is past the end of the video.`);
-      const shots = await captureFrames(request, url, timestamps, quality, pastEnd);
-      return { success: true as const, screenshots: shots.map((shot, i) => reply(shot, timestamps[i]!)) };
+      const shots = await captureFrames(request, reply, url, timestamps, quality, pastEnd);
+      return { success: true as const, screenshots: shots.map((shot, i) => frameReply(shot, timestamps[i]!)) };
     },
   });
 };

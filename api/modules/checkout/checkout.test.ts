@@ -352,13 +352,15 @@ describe('POST /api/create-checkout-session', () => {
     expect([after.orders - before.orders, after.items - before.items, after.history - before.history]).toEqual([1, 1, 1]);
   });
 
-  it('limits checkouts per address (loopback is exempt outside production)', async () => {
+  it('limits checkouts per address with Retry-After (loopback is exempt outside production)', async () => {
     const from = { remoteAddress: '203.0.113.7' };
     const send = () => t.app.inject({ method: 'POST', url: '/api/create-checkout-session', payload: checkoutBody([]), headers: { origin: ORIGIN }, ...from });
     for (let i = 0; i < 60; i++) expect((await send()).statusCode).toBe(400);
     const limited = await send();
     expect(limited.statusCode).toBe(429);
     expect(limited.json().code).toBe('RATE_LIMITED');
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(60);
     // Another address, and loopback, are not held back.
     const other = await t.app.inject({ method: 'POST', url: '/api/create-checkout-session', payload: checkoutBody([]), headers: { origin: ORIGIN }, remoteAddress: '203.0.113.8' });
     expect(other.statusCode).toBe(400);

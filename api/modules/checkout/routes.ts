@@ -8,7 +8,7 @@
  * finds the same order and asks the provider again. No cleanup is needed.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyError, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import {
   calculateShippingRoute,
   CHECKOUT_MESSAGES,
@@ -17,7 +17,6 @@ import {
   orderRoute,
   placeOrderRoute,
 } from '../../../shared/schemas/checkout.ts';
-import { ERROR_CODES } from '../../../shared/schemas/common.ts';
 import { RateLimiter } from '../../platform/http/rate-limit.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { checkoutService } from './service.ts';
@@ -69,19 +68,17 @@ const checkout: FastifyPluginAsyncTypebox = async (app) => {
    * Per-address limit. With CHECKOUT_LIMIT_LOOPBACK off, loopback is exempt: development, the
    * load bench and the API tests run every buyer from 127.0.0.1.
    */
-  async function limit(limiter: RateLimiter, request: FastifyRequest): Promise<void> {
+  async function limit(limiter: RateLimiter, request: FastifyRequest, reply: FastifyReply): Promise<void> {
     if (!config.checkoutLimitLoopback && LOOPBACK.has(request.ip)) return;
-    if (!(await limiter.take(request.ip))) {
-      throw new AppError(429, ERROR_CODES.RATE_LIMITED, 'Too many checkout attempts from your address. Please wait a minute and try again.');
-    }
+    await limiter.takeOrRefuse(request.ip, reply, 'Too many checkout attempts from your address. Please wait a minute and try again.');
   }
 
   app.route({
     ...calculateShippingRoute,
     attachValidation: true,
-    handler: async (request) => {
+    handler: async (request, reply) => {
       refuseInvalid(request);
-      await limit(quotes, request);
+      await limit(quotes, request, reply);
       const rate = await service.quote(request.body, request.log);
       return {
         success: true as const,
@@ -97,9 +94,9 @@ const checkout: FastifyPluginAsyncTypebox = async (app) => {
     ...createCheckoutSessionRoute,
     attachValidation: true,
     preValidation: strictSmsConsent,
-    handler: async (request) => {
+    handler: async (request, reply) => {
       refuseInvalid(request);
-      await limit(checkouts, request);
+      await limit(checkouts, request, reply);
       const { orderId, session } = await service.checkout(app.payments, request.body, request.user?.id ?? null, request.log);
       return { success: true as const, url: session.url, order_id: orderId, session_id: session.sessionId };
     },
@@ -109,9 +106,9 @@ const checkout: FastifyPluginAsyncTypebox = async (app) => {
     ...placeOrderRoute,
     attachValidation: true,
     preValidation: strictSmsConsent,
-    handler: async (request) => {
+    handler: async (request, reply) => {
       refuseInvalid(request);
-      await limit(checkouts, request);
+      await limit(checkouts, request, reply);
       // The same pending order as create-checkout-session; only a payment event ever marks it paid.
       const { orderId, session } = await service.checkout(app.payments, request.body, request.user?.id ?? null, request.log);
       return { success: true as const, next_url: session.url, order_id: orderId };

@@ -5,7 +5,9 @@
  * it reaches. Each limiter names its own bucket; two limiters must not share one.
  */
 import type { Kysely } from 'kysely';
+import { ERROR_CODES } from '../../../shared/schemas/common.ts';
 import type { DB } from '../db/schema.ts';
+import { AppError } from './errors.ts';
 import { clearHits, insertHits, recentHits, sweepExpiredHits, takeHits, type HitWindow } from './repository.ts';
 
 export class RateLimiter {
@@ -33,6 +35,16 @@ export class RateLimiter {
   async take(key: string, count = 1): Promise<boolean> {
     const now = this.now();
     return takeHits(this.db, this.#window(key, now), { ...this.#hit(now, count), max: this.max });
+  }
+
+  /**
+   * take(), or a refusal: 429 with `message` and Retry-After, the whole seconds until the key
+   * may try again (at least 1).
+   */
+  async takeOrRefuse(key: string, reply: { header(name: string, value: string): unknown }, message: string, count = 1): Promise<void> {
+    if (await this.take(key, count)) return;
+    reply.header('retry-after', String(Math.max(1, await this.retryAfterSeconds(key))));
+    throw new AppError(429, ERROR_CODES.RATE_LIMITED, message);
   }
 
   /** True when the key has used up its window. */
