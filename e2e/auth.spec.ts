@@ -126,10 +126,16 @@ test('a signed-out visitor is told so without errors: no 401 in the console', as
   expect(errors.filter((e) => e.includes('/api/auth/me') || e.includes('401'))).toEqual([]);
 });
 
-test('a failed sign-in return alerts the reason and goes home', async ({ page }) => {
+test("a failed sign-in return alerts the reason and goes home, never a link's own text", async ({ page }) => {
   const dialogs = acceptDialogs(page);
-  await page.goto('/privacy-policy?login=error&message=The%20provider%20said%20no');
-  await expect.poll(() => dialogs).toEqual(['alert: Login failed: The provider said no']);
+  await page.goto('/privacy-policy?login=error&reason=cancelled');
+  await expect.poll(() => dialogs).toEqual(['alert: Login failed: The sign-in was cancelled at the identity provider.']);
+  await expect.poll(() => here(page)).toBe('/');
+  await page.goto('/privacy-policy?login=error&message=Call%20support%20on%20555-0100');
+  await expect.poll(() => dialogs).toEqual([
+    'alert: Login failed: The sign-in was cancelled at the identity provider.',
+    'alert: Login failed: An unknown error occurred. Please try again.',
+  ]);
   await expect.poll(() => here(page)).toBe('/');
   await expect(signInButton(page)).toBeVisible();
 });

@@ -6,6 +6,23 @@ import { Type, type Static } from 'typebox';
 import { errorReplies, Uuid } from './common.ts';
 import { defineRoute } from './route.ts';
 
+/**
+ * Why a sign-in with the identity provider failed: the code its callback sends the browser home
+ * with (`?login=error&reason=<code>`), and the words the page shows for it. The page shows only
+ * these; text from a link (a provider's error_description, a crafted query) is never shown.
+ */
+export const SIGN_IN_FAILURES = {
+  cancelled: 'The sign-in was cancelled at the identity provider.',
+  provider: 'The identity provider could not sign you in. Please try again.',
+  expired: 'This sign-in is not valid any more. Please try again.',
+  unconfirmed: 'The identity provider did not confirm the sign-in. Please try again.',
+  suspended: 'This account is suspended.',
+  no_email: 'The identity provider did not share an email address.',
+  password_account: 'An account with this email already exists. Sign in with your password instead.',
+} as const;
+
+export type SignInFailure = keyof typeof SIGN_IN_FAILURES;
+
 export const AUTH_MESSAGES = {
   emailTaken: 'This email is already registered. Please sign in instead.',
   emailRequired: 'Please enter your email.',

@@ -21,7 +21,7 @@ export function isAuthPage(pathname: string): pathname is AuthPagePath {
 }
 
 /** Parameters a sign-in return leaves on a page; never carried into a return address. */
-const SIGN_IN_PARAMS = ['login', 'message', 'clear'];
+const SIGN_IN_PARAMS = ['login', 'reason', 'clear'];
 
 /**
  * Where to come back to after signing in from this page: the page itself (path and query),

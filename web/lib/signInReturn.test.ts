@@ -7,16 +7,20 @@ describe('readSignInReturn', () => {
     expect(readSignInReturn('?t=5&login=success')).toEqual({ login: 'success', clear: false });
   });
 
-  it("quotes the server's message on failure, or the fallback text", () => {
-    expect(readSignInReturn('?login=error&message=Access%20denied')).toEqual({
+  it('shows the words of a known reason, and the fallback text for anything else', () => {
+    expect(readSignInReturn('?login=error&reason=cancelled')).toEqual({
       login: 'error',
       clear: false,
-      alertText: 'Login failed: Access denied',
+      alertText: 'Login failed: The sign-in was cancelled at the identity provider.',
     });
-    expect(readSignInReturn('?login=error')).toMatchObject({
-      alertText: 'Login failed: An unknown error occurred. Please try again.',
-    });
-    expect(readSignInReturn('?login=error&message=%20%20')).toMatchObject({
+    expect(readSignInReturn('?login=error&reason=suspended')).toMatchObject({ alertText: 'Login failed: This account is suspended.' });
+    for (const search of ['?login=error', '?login=error&reason=', '?login=error&reason=toString', '?login=error&reason=__proto__', '?login=error&reason=Call%20555-0100']) {
+      expect(readSignInReturn(search), search).toMatchObject({ alertText: 'Login failed: An unknown error occurred. Please try again.' });
+    }
+  });
+
+  it("never shows a link's own text as the site's", () => {
+    expect(readSignInReturn('?login=error&message=Call%20support%20on%20555-0100')).toMatchObject({
       alertText: 'Login failed: An unknown error occurred. Please try again.',
     });
   });

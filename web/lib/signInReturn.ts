@@ -1,8 +1,9 @@
 /**
  * The query parameters a page can be opened with after signing in (spec section 4,
- * "Sign-in return"): login=success|error (with message), and clear=true. Pure, so it is
- * tested without a browser; web/app/authStartup.ts acts on the result.
+ * "Sign-in return"): login=success|error (with the reason's code), and clear=true. Pure, so it
+ * is tested without a browser; web/app/authStartup.ts acts on the result.
  */
+import { SIGN_IN_FAILURES } from '../../shared/schemas/auth.ts';
 
 /** Keys older clients kept in storage; never read for identity, only wiped (clear=true, logout). */
 export const LEGACY_AUTH_KEYS = [
@@ -29,8 +30,10 @@ export function readSignInReturn(search: string): SignInReturn {
   const login = params.get('login');
   if (login === 'success') return { login, clear };
   if (login === 'error') {
-    const message = params.get('message')?.trim();
-    return { login, clear, alertText: `Login failed: ${message || UNKNOWN_LOGIN_ERROR}` };
+    // Only the app's own words, by code: text a link carries is never shown as the site's.
+    const reason = params.get('reason') ?? '';
+    const message = Object.hasOwn(SIGN_IN_FAILURES, reason) ? SIGN_IN_FAILURES[reason as keyof typeof SIGN_IN_FAILURES] : UNKNOWN_LOGIN_ERROR;
+    return { login, clear, alertText: `Login failed: ${message}` };
   }
   return { login: null, clear };
 }

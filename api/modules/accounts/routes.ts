@@ -10,6 +10,7 @@ import {
   oidcLoginRoute,
   signupRoute,
   type SessionUser,
+  type SignInFailure,
 } from '../../../shared/schemas/auth.ts';
 import { ERROR_CODES } from '../../../shared/schemas/common.ts';
 import { safeReturnPath, withQuery } from '../../../shared/safe-return.ts';
@@ -183,21 +184,25 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
   app.route({
     ...oidcCallbackRoute,
     handler: async (request, reply) => {
-      const fail = (message: string) => reply.redirect(withQuery('/', { login: 'error', message }), 302);
+      const fail = (reason: SignInFailure) => reply.redirect(withQuery('/', { login: 'error', reason }), 302);
       // The same return arriving twice (a reload, a browser or proxy repeating the request) finds
       // its state taken or its code spent. A browser that holds a valid session is signed in,
       // so it is not told that the sign-in failed.
-      const spent = (message: string, returnPath = '/') =>
-        request.user ? reply.redirect(withQuery(returnPath, { login: 'success' }), 302) : fail(message);
+      const spent = (reason: SignInFailure, returnPath = '/') =>
+        request.user ? reply.redirect(withQuery(returnPath, { login: 'success' }), 302) : fail(reason);
       const { state, error, error_description: description } = request.query;
       const binding = request.cookies[FLOW_COOKIE];
       // The flow cookie keeps its name and path: a __Host- name would need Path=/, sending the
       // binding with every request of the site instead of only to /api/auth/google.
       reply.clearCookie(FLOW_COOKIE, { path: '/api/auth/google' });
-      if (error) return fail(description || error);
-      if (!state || !binding) return spent('This sign-in is not valid any more. Please try again.');
+      if (error) {
+        // The provider's own words stay in the log: the page shows only the app's (SIGN_IN_FAILURES).
+        request.log.info({ error, description }, 'the identity provider refused the sign-in');
+        return fail(error === 'access_denied' ? 'cancelled' : 'provider');
+      }
+      if (!state || !binding) return spent('expired');
       const flow = await takeAuthFlow(app.db, state, binding);
-      if (!flow) return spent('This sign-in is not valid any more. Please try again.');
+      if (!flow) return spent('expired');
       try {
         const claims = await app.oidc.finish(new URL(request.url, app.config.publicUrl), {
           state: flow.state,
@@ -209,11 +214,10 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
         app.readCache.invalidate('creators');
         return reply.redirect(withQuery(flow.return_path, { login: 'success' }), 302);
       } catch (err) {
-        if (err instanceof SignInRefused) return fail(err.message);
+        if (err instanceof SignInRefused) return fail(err.reason);
         request.log.warn({ err }, 'sign-in with the identity provider failed');
-        const message = 'The identity provider did not confirm the sign-in. Please try again.';
         // invalid_grant: the provider's word for a code already exchanged (RFC 6749, 5.2).
-        return (err as { error?: unknown }).error === 'invalid_grant' ? spent(message, flow.return_path) : fail(message);
+        return (err as { error?: unknown }).error === 'invalid_grant' ? spent('unconfirmed', flow.return_path) : fail('unconfirmed');
       }
     },
   });

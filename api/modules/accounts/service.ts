@@ -4,7 +4,7 @@
  * deleting an account with what belongs to it.
  */
 import type { Kysely, Transaction } from 'kysely';
-import type { SessionUser } from '../../../shared/schemas/auth.ts';
+import { SIGN_IN_FAILURES, type SessionUser, type SignInFailure } from '../../../shared/schemas/auth.ts';
 import { ERROR_CODES } from '../../../shared/schemas/common.ts';
 import type { OidcClaims } from '../../integrations/google-oidc/index.ts';
 import type { DB } from '../../platform/db/schema.ts';
@@ -74,8 +74,12 @@ export async function createUser(db: Kysely<DB>, u: NewUser): Promise<SessionUse
   throw new Error('Could not find a free channel slug');
 }
 
+/** A sign-in the app refuses, with the reason the browser is sent home with. */
 export class SignInRefused extends Error {
   override name = 'SignInRefused';
+  constructor(readonly reason: SignInFailure) {
+    super(SIGN_IN_FAILURES[reason]);
+  }
 }
 
 /**
@@ -85,19 +89,19 @@ export class SignInRefused extends Error {
 export async function signInWithClaims(db: Kysely<DB>, c: OidcClaims): Promise<SessionUser> {
   const known = await repo.findUserByOidc(db, c.issuer, c.subject);
   if (known) {
-    if (known.status !== 'active') throw new SignInRefused('This account is suspended.');
+    if (known.status !== 'active') throw new SignInRefused('suspended');
     if (c.picture && c.picture !== known.auth_picture_url) {
       await repo.setAuthPicture(db, known.id, c.picture);
     }
     return { ...toSessionUser(known), auth_picture_url: c.picture ?? known.auth_picture_url };
   }
-  if (!c.email) throw new SignInRefused('The identity provider did not share an email address.');
+  if (!c.email) throw new SignInRefused('no_email');
   const byEmail = await repo.findUserByEmail(db, c.email);
   if (byEmail) {
     if (!c.emailVerified || byEmail.oidc_issuer) {
-      throw new SignInRefused('An account with this email already exists. Sign in with your password instead.');
+      throw new SignInRefused('password_account');
     }
-    if (byEmail.status !== 'active') throw new SignInRefused('This account is suspended.');
+    if (byEmail.status !== 'active') throw new SignInRefused('suspended');
     await repo.linkOidc(db, byEmail.id, { issuer: c.issuer, subject: c.subject, picture: c.picture });
     return { ...toSessionUser(byEmail), auth_picture_url: c.picture ?? byEmail.auth_picture_url };
   }
