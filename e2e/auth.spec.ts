@@ -9,6 +9,7 @@ import { expect, test, type Page } from '@playwright/test';
 import type { SessionUser } from '../shared/schemas/auth.ts';
 import { SUBSCRIPTION_MESSAGES } from '../shared/schemas/subscriptions.ts';
 import { ADMIN, here, logIn, PASSWORD, sameSite, signUp, uniqueEmail } from './support/accounts.ts';
+import { signInAsCreator } from './support/creators.ts';
 
 const avatar = (page: Page) => page.getByRole('button', { name: 'Account menu' });
 const accountMenu = (page: Page) => page.getByRole('menu', { name: 'Account' });
@@ -193,6 +194,19 @@ test('logout ends the session on the server and in the navbar', async ({ page })
   // A reload stays signed out: nothing in the browser claims otherwise.
   await page.reload();
   await expect(signInButton(page)).toBeVisible();
+});
+
+test("on a shared computer, signing out ends the provider's sign-in too: pressing Sign In shows the provider's form again", async ({ page }) => {
+  await signInAsCreator(page, '/privacy-policy');
+  await avatar(page).click();
+  await accountMenu(page).getByRole('menuitem', { name: 'Logout' }).click();
+  await expect(signInButton(page)).toBeVisible();
+  expect((await page.context().cookies()).map((c) => c.name)).not.toContain('_session');
+
+  await signInButton(page).click();
+  await page.waitForURL((url) => url.pathname.startsWith('/oidc-login/'));
+  await expect(page.getByRole('heading', { level: 1, name: 'Sign in to FrameMerch' })).toBeVisible();
+  await expect(page.getByLabel('Email')).toHaveValue('');
 });
 
 test('the avatar menu closes on Escape, on an outside click and after choosing an entry', async ({ page }) => {

@@ -13,7 +13,7 @@ import type { Kysely } from 'kysely';
 import Provider, { type Configuration } from 'oidc-provider';
 import { ensureSetting } from '../../platform/settings/repository.ts';
 import { databaseAdapter } from './idp-adapter.ts';
-import { findIdpAccount, saveIdpAccount } from './repository.ts';
+import { deleteIdpRecord, findIdpAccount, saveIdpAccount } from './repository.ts';
 import type { DB } from '../../platform/db/schema.ts';
 import { escapeHtml } from '../../platform/http/html-page.ts';
 
@@ -76,7 +76,15 @@ export interface EmbeddedIdp {
   issuer: string;
   clientId: string;
   clientSecret: string;
+  /** Ends the provider's session of this browser: its record and its cookies. */
+  endSession(request: FastifyRequest, reply: FastifyReply): Promise<void>;
 }
+
+/** The provider's session cookie (oidc-provider's default name) and the companions it sets beside it. */
+const SESSION_COOKIE = '_session';
+const SESSION_COOKIES = [SESSION_COOKIE, `${SESSION_COOKIE}.sig`, `${SESSION_COOKIE}.legacy`, `${SESSION_COOKIE}.legacy.sig`];
+/** The provider sets them on the whole site. */
+const SESSION_COOKIE_PATH = '/';
 
 /** Mounts the provider and its sign-in page on the app; returns what the client side needs. */
 export async function mountEmbeddedIdp(app: FastifyInstance, opts: { publicUrl: string; redirectUri: string }): Promise<EmbeddedIdp> {
@@ -198,5 +206,11 @@ export async function mountEmbeddedIdp(app: FastifyInstance, opts: { publicUrl: 
     );
   });
 
-  return { issuer, clientId: IDP_CLIENT_ID, clientSecret: keys.clientSecret };
+  const endSession = async (request: FastifyRequest, reply: FastifyReply) => {
+    const id = request.cookies[SESSION_COOKIE];
+    if (id) await deleteIdpRecord(app.db, 'Session', id);
+    for (const name of SESSION_COOKIES) if (request.cookies[name] !== undefined) reply.clearCookie(name, { path: SESSION_COOKIE_PATH });
+  };
+
+  return { issuer, clientId: IDP_CLIENT_ID, clientSecret: keys.clientSecret, endSession };
 }

@@ -14,6 +14,12 @@ export interface OidcClientOptions {
   redirectUri: string;
   /** Plain http is allowed only for the embedded provider on this server. */
   allowHttp: boolean;
+  /**
+   * Sent with every sign-in, so a provider session left in the browser (a shared computer) never
+   * signs the next person in unasked: Google's `select_account` (its account chooser), the
+   * embedded provider's `login` (its form).
+   */
+  prompt: 'select_account' | 'login';
   fetch?: FetchImpl;
 }
 
@@ -62,6 +68,7 @@ export class OidcClient {
     const url = client.buildAuthorizationUrl(config, {
       redirect_uri: this.opts.redirectUri,
       scope: 'openid email profile',
+      prompt: this.opts.prompt,
       code_challenge: await client.calculatePKCECodeChallenge(codeVerifier),
       code_challenge_method: 'S256',
       state,

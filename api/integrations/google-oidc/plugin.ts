@@ -3,7 +3,7 @@
  * provider configured, the embedded one mounted on this app. Both go through OidcClient.
  * The app reaches the embedded provider in-process (inject), never over the network.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { mountEmbeddedIdp } from './embedded-idp.ts';
 import { OidcClient, type FetchImpl } from './oidc-client.ts';
@@ -12,6 +12,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     oidc: OidcClient;
     identityProvider: 'google' | 'embedded';
+    /** Signing out of the app ends the embedded provider's session in this browser too (Google's is the person's own: its chooser is asked for instead). */
+    endIdentitySession(request: FastifyRequest, reply: FastifyReply): Promise<void>;
   }
 }
 
@@ -22,7 +24,8 @@ async function identity(app: FastifyInstance) {
   const redirectUri = `${config.publicUrl}${OIDC_CALLBACK_PATH}`;
   if (config.oidc) {
     app.decorate('identityProvider', 'google');
-    app.decorate('oidc', new OidcClient({ ...config.oidc, redirectUri, allowHttp: false }));
+    app.decorate('oidc', new OidcClient({ ...config.oidc, redirectUri, allowHttp: false, prompt: 'select_account' }));
+    app.decorate('endIdentitySession', async () => {});
     return;
   }
   const idp = await mountEmbeddedIdp(app, { publicUrl: config.publicUrl, redirectUri });
@@ -47,7 +50,8 @@ async function identity(app: FastifyInstance) {
     return new Response(empty ? null : new Uint8Array(res.rawPayload), { status: res.statusCode, headers: out });
   };
   app.decorate('identityProvider', 'embedded');
-  app.decorate('oidc', new OidcClient({ ...idp, redirectUri, allowHttp: true, fetch: inProcess }));
+  app.decorate('oidc', new OidcClient({ ...idp, redirectUri, allowHttp: true, fetch: inProcess, prompt: 'login' }));
+  app.decorate('endIdentitySession', idp.endSession);
 }
 
 export default fp(identity, { name: 'identity', dependencies: ['context', 'auth'] });

@@ -123,6 +123,34 @@ describe('sign-in with the embedded OpenID provider', () => {
     expect(refused.headers.location).toBe('/?login=error&reason=cancelled');
   });
 
+  it("asks the provider for its form at every sign-in, and signing out ends the provider's session in that browser", async () => {
+    const shared = new Browser(t.app);
+    const first = await signInWithProvider(shared, { name: 'First', email: 'first@example.com' });
+    expect((await shared.get(first.callbackUrl)).headers.location).toBe('/?login=success');
+    const idpSession = shared.cookies.get('_session');
+    expect(idpSession).toBeTruthy();
+    const stored = () => t.db.selectFrom('idp_records').select('id').where('model', '=', 'Session').where('id', '=', idpSession!).execute();
+    expect(await stored()).toHaveLength(1);
+
+    // Signed in at the provider, a new sign-in still shows its form (prompt=login), not the callback.
+    const start = await shared.get('/api/auth/google/login?return_url=%2F');
+    const authorize = new URL(String(start.headers.location));
+    expect(authorize.searchParams.get('prompt')).toBe('login');
+    const next = await shared.get(`${authorize.pathname}${authorize.search}`);
+    expect(new URL(String(next.headers.location), ORIGIN).pathname).toMatch(/^\/oidc-login\//);
+
+    // Signing out of the app ends the provider's session: its record and its cookies.
+    expect((await shared.post('/api/auth/logout')).statusCode).toBe(200);
+    expect(await stored()).toHaveLength(0);
+    expect(shared.cookies.has('_session')).toBe(false);
+    expect(shared.cookies.has('_session.legacy')).toBe(false);
+    expect(shared.cookies.has(SESSION_COOKIE)).toBe(false);
+    // The next person at the computer signs in as themselves.
+    const second = await signInWithProvider(shared, { name: 'Second', email: 'second@example.com' });
+    await shared.get(second.callbackUrl);
+    expect((await shared.get('/api/auth/me')).json().user.email).toBe('second@example.com');
+  });
+
   it(`never redirects off the site, for ${OPEN_REDIRECT_VARIANTS.length} hostile return URLs`, async () => {
     const browser = new Browser(t.app);
     for (const attempt of OPEN_REDIRECT_VARIANTS) {

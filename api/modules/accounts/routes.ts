@@ -146,6 +146,8 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
       const token = app.sessionToken(request);
       if (token) await deleteSession(app.db, token);
       app.clearSessionCookie(reply);
+      // On a shared computer the next person must not be signed back in by the provider.
+      await app.endIdentitySession(request, reply);
       return { success: true as const };
     },
   });
