@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test, type Page, type Request } from '@playwright/test';
 import { formatCents } from '../shared/money.ts';
-import type { CheckoutBody } from '../shared/schemas/checkout.ts';
+import { CHECKOUT_MESSAGES, type CheckoutBody } from '../shared/schemas/checkout.ts';
 import { uniqueEmail } from './support/accounts.ts';
 import {
   addToCart,
@@ -135,6 +135,24 @@ test('Place Order works once however often it is pressed, and a refusal restores
   await page.route('**/api/create-checkout-session', (route) => route.abort('internetdisconnected'));
   await checkout.placeOrder.click();
   await expect(page.getByRole('alert')).toHaveText('Network error starting checkout');
+});
+
+test('a key the server says belongs to another request is replaced once, and the checkout goes on', async ({ page }) => {
+  await shirtInCart(page);
+  const checkout = checkoutPage(page);
+  await checkout.zip.fill('10001');
+  await expect(termValue(page, 'Shipping')).toHaveText(/^\$\d+\.\d\d \(Standard\)$/);
+
+  const keys: string[] = [];
+  await page.route('**/api/create-checkout-session', async (route) => {
+    keys.push((route.request().postDataJSON() as CheckoutBody).idempotency_key!);
+    if (keys.length > 1) return route.fallback();
+    await route.fulfill({ status: 409, contentType: 'application/json', body: JSON.stringify({ success: false, code: 'CONFLICT', error: CHECKOUT_MESSAGES.keyReused }) });
+  });
+  await checkout.placeOrder.click();
+  await page.waitForURL((url) => url.pathname.startsWith('/pay/'));
+  expect(keys).toHaveLength(2);
+  expect(keys[1]).not.toBe(keys[0]);
 });
 
 test('a declined card leaves the order unpaid and the cart as it was', async ({ page }) => {

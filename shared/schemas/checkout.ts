@@ -53,6 +53,7 @@ export const CHECKOUT_MESSAGES = {
   badCountry: 'We ship to the United States, Canada, the United Kingdom, Australia and Germany.',
   badZip: 'Please enter a valid ZIP / Postal Code.',
   paymentUnavailable: 'Payments are unavailable right now. Please try again in a few minutes.',
+  keyReused: 'This checkout was started with another cart or email. Please start a new checkout.',
   orderNotFound: 'Order not found.',
 } as const;
 
@@ -140,7 +141,7 @@ export const createCheckoutSessionRoute = defineRoute({
     body: CheckoutBody,
     response: {
       200: Type.Object({ success: Type.Literal(true), url: Type.String(), order_id: Uuid, session_id: Type.String() }),
-      ...errorReplies(400, 429, 502),
+      ...errorReplies(400, 409, 429, 502),
     },
   },
 });
@@ -156,7 +157,7 @@ export const placeOrderRoute = defineRoute({
     body: CheckoutBody,
     response: {
       200: Type.Object({ success: Type.Literal(true), next_url: Type.String(), order_id: Uuid }),
-      ...errorReplies(400, 429, 502),
+      ...errorReplies(400, 409, 429, 502),
     },
   },
 });

@@ -12,6 +12,8 @@ import type { CheckoutSessionRequest, PaymentProvider } from '../../integrations
 import { orderAccessToken } from '../orders/index.ts';
 import { catalogueProduct, CHECKOUT_ORIGIN as ORIGIN, checkoutBody, checkoutClient, countRows, makeMerchProduct, variantOf, type TestProduct } from '../../test/checkout-support.ts';
 import { testApp, testConfig, type TestApp } from '../../test/harness.ts';
+import { signedInCreator } from '../../test/upload-helpers.ts';
+import { SESSION_COOKIE } from '../../platform/sessions/sessions.ts';
 import { insertPendingOrder } from './repository.ts';
 import { SMS_CONSENT_MESSAGE } from './routes.ts';
 
@@ -221,6 +223,37 @@ describe('POST /api/create-checkout-session', () => {
     expect(after.history - before.history).toBe(2);
   });
 
+  it("binds a key to its first request: another cart, email, address or buyer with it gets 409 and nothing of that order", async () => {
+    const line = { product_id: product.id, variant_id: variantOf(shirt(), 'L'), quantity: 1, selected_screenshot: 0 as const };
+    const first = checkoutBody([line], { email: 'first-buyer@example.com', idempotency_key: 'bound-key-0000001' });
+    const made = await post('/api/create-checkout-session', first);
+    expect(made.statusCode, made.body).toBe(200);
+    const before = await countRows(t.db);
+    // The same request again, as typed differently (spaces, case): the same order.
+    const again = await post('/api/create-checkout-session', { ...first, email: ' First-Buyer@example.com ', shipping_address: { zip: ' 10001 ', country_code: 'us' } });
+    expect(again.json()).toEqual(made.json());
+    const others = [
+      { ...first, email: 'someone-else@example.com' },
+      { ...first, cart: [{ ...line, quantity: 2 }] },
+      { ...first, cart: [{ ...line, variant_id: variantOf(shirt(), 'XL') }] },
+      { ...first, shipping_address: { zip: '94105', country_code: 'US' } },
+      { ...first, sms_consent: true },
+    ];
+    for (const other of others) {
+      for (const url of ['/api/create-checkout-session', '/api/place-order']) {
+        const res = await post(url, other);
+        expect(res.statusCode, `${url} ${JSON.stringify(other)}: ${res.body}`).toBe(409);
+        expect(res.json()).toEqual({ success: false, code: 'CONFLICT', error: CHECKOUT_MESSAGES.keyReused });
+        expect(res.body).not.toContain(made.json().order_id);
+      }
+    }
+    // A signed-in buyer who sends the same body with that key is another buyer.
+    const buyer = await signedInCreator(t, 'bound-key-buyer');
+    const signedIn = await post('/api/create-checkout-session', first, { cookie: `${SESSION_COOKIE}=${buyer.cookies[SESSION_COOKIE]}` });
+    expect(signedIn.statusCode).toBe(409);
+    expect(await countRows(t.db)).toEqual(before);
+  });
+
   it('makes a new order for each request without a key', async () => {
     const body = checkoutBody([{ product_id: product.id, variant_id: variantOf(shirt(), 'S'), quantity: 1, selected_screenshot: 0 }]);
     const a = (await post('/api/create-checkout-session', body)).json();
@@ -322,6 +355,7 @@ describe('POST /api/create-checkout-session', () => {
       total_cents: 2644,
       sms_consent: false,
       idempotency_key: 'all-or-nothing-01',
+      idempotency_fingerprint: 'f'.repeat(64),
     };
     const item = {
       position: 0,

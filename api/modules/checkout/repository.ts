@@ -12,9 +12,15 @@ import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { CheckoutCountry } from '../../../shared/constants.ts';
 import type { DB, OrderItemsTable, OrderStatus } from '../../platform/db/schema.ts';
 
+/** The order an idempotency key already made, with the digest of what the key was first used with. */
+export interface KeyedOrder {
+  id: string;
+  fingerprint: string | null;
+}
+
 export interface CartMerch {
   /** The order a request with this idempotency key already made, if any. */
-  existingOrderId: string | null;
+  existing: KeyedOrder | null;
   products: Array<{ id: string; video_id: string | null; creator_id: string | null }>;
   /** Their screenshots, by product and position. */
   shots: Array<{ id: string; merch_product_id: string; position: number; kind: 'thumbnail' | 'capture' | 'crop'; storage_key: string }>;
@@ -26,9 +32,9 @@ export interface CartMerch {
  * path the query builder's own work was a sizeable part of a checkout's CPU time.
  */
 export async function cartMerch(db: Kysely<DB>, idempotencyKey: string | null, productIds: string[]): Promise<CartMerch> {
-  const { rows } = await sql<{ existing_order_id: string | null; products: CartMerch['products']; shots: CartMerch['shots'] }>`
+  const { rows } = await sql<{ existing: KeyedOrder | null; products: CartMerch['products']; shots: CartMerch['shots'] }>`
     SELECT
-      (SELECT id FROM orders WHERE idempotency_key = ${idempotencyKey}::text) AS existing_order_id,
+      (SELECT json_build_object('id', id, 'fingerprint', idempotency_fingerprint) FROM orders WHERE idempotency_key = ${idempotencyKey}::text) AS existing,
       (SELECT coalesce(json_agg(p), '[]') FROM (
         SELECT id, video_id, creator_id FROM merch_products WHERE id = ANY(${productIds}::uuid[])
       ) p) AS products,
@@ -36,12 +42,12 @@ export async function cartMerch(db: Kysely<DB>, idempotencyKey: string | null, p
         SELECT id, merch_product_id, position, kind, storage_key FROM merch_screenshots WHERE merch_product_id = ANY(${productIds}::uuid[])
       ) s) AS shots`.execute(db);
   const row = rows[0]!;
-  return { existingOrderId: row.existing_order_id, products: row.products, shots: row.shots };
+  return { existing: row.existing, products: row.products, shots: row.shots };
 }
 
-export async function orderIdByIdempotencyKey(db: Kysely<DB>, key: string): Promise<string | null> {
-  const row = await db.selectFrom('orders').select('id').where('idempotency_key', '=', key).executeTakeFirst();
-  return row?.id ?? null;
+export async function orderByIdempotencyKey(db: Kysely<DB>, key: string): Promise<KeyedOrder | null> {
+  const row = await db.selectFrom('orders').select(['id', 'idempotency_fingerprint as fingerprint']).where('idempotency_key', '=', key).executeTakeFirst();
+  return row ?? null;
 }
 
 export interface NewOrder {
@@ -55,6 +61,7 @@ export interface NewOrder {
   total_cents: number;
   sms_consent: boolean;
   idempotency_key: string | null;
+  idempotency_fingerprint: string | null;
 }
 
 /** An item of a new order, as checkout priced it (every column given). */
@@ -71,9 +78,9 @@ export async function insertPendingOrder(db: Kysely<DB>, order: NewOrder, items:
   const { rows } = await sql<{ id: string }>`
     WITH o AS (
       INSERT INTO orders (status, customer_user_id, customer_email, shipping_zip, shipping_country, shipping_method,
-                          subtotal_cents, shipping_cents, total_cents, sms_consent, idempotency_key)
+                          subtotal_cents, shipping_cents, total_cents, sms_consent, idempotency_key, idempotency_fingerprint)
       VALUES ('pending', ${o.customer_user_id}, ${o.customer_email}, ${o.shipping_zip}, ${o.shipping_country}, ${o.shipping_method},
-              ${o.subtotal_cents}, ${o.shipping_cents}, ${o.total_cents}, ${o.sms_consent}, ${o.idempotency_key})
+              ${o.subtotal_cents}, ${o.shipping_cents}, ${o.total_cents}, ${o.sms_consent}, ${o.idempotency_key}, ${o.idempotency_fingerprint})
       ON CONFLICT (idempotency_key) DO NOTHING
       RETURNING id
     ), i AS (

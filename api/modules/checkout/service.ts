@@ -15,6 +15,7 @@
  * open across any other work, and the payment session is asked for from the rows just written
  * rather than read back; a repeated request reads the stored order back instead.
  */
+import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Catalogue, CatalogueProduct } from '../../../shared/catalogue/parse.ts';
@@ -34,9 +35,10 @@ import {
   cartMerch,
   insertPendingOrder,
   notePaymentSession,
+  orderByIdempotencyKey,
   orderForSession,
-  orderIdByIdempotencyKey,
   type CartMerch,
+  type KeyedOrder,
   type NewOrder,
   type NewOrderItem,
 } from './repository.ts';
@@ -184,6 +186,8 @@ export interface OrderOptions {
   email: string | null;
   smsConsent: boolean;
   idempotencyKey: string | null;
+  /** What the key is bound to (checkoutFingerprint); null without a key. */
+  idempotencyFingerprint: string | null;
   /** The signed-in buyer, from the session (never from the body). */
   customerUserId: string | null;
 }
@@ -207,6 +211,7 @@ export function orderRows(cart: PricedCart, options: OrderOptions): OrderRows {
       total_cents: cart.totalCents,
       sms_consent: options.smsConsent,
       idempotency_key: options.idempotencyKey,
+      idempotency_fingerprint: options.idempotencyFingerprint,
     },
     items: cart.lines.map((l) => ({
       position: l.position,
@@ -238,9 +243,27 @@ export async function createOrder(db: Kysely<DB>, rows: OrderRows): Promise<{ or
   const orderId = await insertPendingOrder(db, rows.order, rows.items, 'Order created');
   if (orderId) return { orderId, created: true };
   const key = rows.order.idempotency_key;
-  const existing = key ? await orderIdByIdempotencyKey(db, key) : null;
+  const existing = key ? await orderByIdempotencyKey(db, key) : null;
   if (!existing) throw new Error('order insert yielded to an idempotency key that is not there');
-  return { orderId: existing, created: false };
+  return { orderId: sameCheckout(existing, rows.order.idempotency_fingerprint), created: false };
+}
+
+/**
+ * What an idempotency key is bound to: the cart's lines, the address, the email, the SMS consent
+ * and the signed-in buyer, as the server reads them. The same request again has the same digest;
+ * another buyer's request with that buyer's key does not, and is refused rather than shown their order.
+ */
+export function checkoutFingerprint(body: CheckoutBody, customerUserId: string | null): string {
+  const { zip, country } = checkAddress(body.shipping_address);
+  const lines = body.cart.map((l) => [l.product_id, l.variant_id, l.quantity, l.selected_screenshot]);
+  const bound = [customerUserId, usableEmail(body.email)?.toLowerCase() ?? null, zip, country, body.sms_consent === true, lines];
+  return createHash('sha256').update(JSON.stringify(bound)).digest('hex');
+}
+
+/** The keyed order's id when the request is the one the key was first used with; 409 otherwise (and nothing of that order). */
+function sameCheckout(existing: KeyedOrder, fingerprint: string | null): string {
+  if (fingerprint === null || existing.fingerprint !== fingerprint) throw new AppError(409, ERROR_CODES.CONFLICT, CHECKOUT_MESSAGES.keyReused);
+  return existing.id;
 }
 
 /** What sessionRequest needs of an order, as stored. */
@@ -337,10 +360,17 @@ export function checkoutService(deps: CheckoutDeps) {
      */
     async orderFor(body: CheckoutBody, customerUserId: string | null, log: Log): Promise<{ orderId: string; request: CheckoutSessionRequest | null }> {
       const key = body.idempotency_key ?? null;
+      const fingerprint = key ? checkoutFingerprint(body, customerUserId) : null;
       const merch = await cartMerch(db, key, cartProductIds(body));
-      if (merch.existingOrderId) return { orderId: merch.existingOrderId, request: null };
+      if (merch.existing) return { orderId: sameCheckout(merch.existing, fingerprint), request: null };
       const priced = await quoted(log, () => priceCart(catalogue, merch, shipping, body));
-      const rows = orderRows(priced, { email: usableEmail(body.email), smsConsent: body.sms_consent === true, idempotencyKey: key, customerUserId });
+      const rows = orderRows(priced, {
+        email: usableEmail(body.email),
+        smsConsent: body.sms_consent === true,
+        idempotencyKey: key,
+        idempotencyFingerprint: fingerprint,
+        customerUserId,
+      });
       const { orderId, created } = await createOrder(db, rows);
       if (!created) return { orderId, request: null };
       const items = rows.items.map((i, n) => ({ ...i, storage_key: priced.lines[n]!.screenshotKey }));

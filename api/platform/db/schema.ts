@@ -273,6 +273,8 @@ export interface OrdersTable {
   total_cents: number;
   sms_consent: Generated<boolean>;
   idempotency_key: string | null;
+  /** Digest of what the key was first used with (checkout/service.ts checkoutFingerprint); null for older orders. */
+  idempotency_fingerprint: string | null;
   payment_provider: 'stripe' | 'embedded' | null;
   payment_session_id: string | null;
   payment_intent_id: string | null;

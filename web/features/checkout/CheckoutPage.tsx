@@ -10,6 +10,7 @@ import {
 } from '../../../shared/schemas/checkout.ts';
 import { StatusMessage } from '../../components/StatusMessage.tsx';
 import { request } from '../../lib/api.ts';
+import { isApiError } from '../../lib/ApiError.ts';
 import { cartDisplayTotalCents, optionsText, type CartItem } from '../../stores/cart/cartRecord.ts';
 import { useCart } from '../../stores/cart/cartStore.ts';
 import { useDocumentTitle } from '../../lib/useDocumentTitle.ts';
@@ -113,8 +114,14 @@ export function CheckoutForm({ items }: { items: CartItem[] }) {
       }
       const base = checkoutBody(items, zip, country, email, '', smsConsent);
       attempt.current = attemptKey(attempt.current, base, () => newIdempotencyKey());
-      const body = { ...base, idempotency_key: attempt.current.key };
-      const session = await request(createCheckoutSessionRoute, { body });
+      let body = { ...base, idempotency_key: attempt.current.key };
+      const session = await request(createCheckoutSessionRoute, { body }).catch((error: unknown) => {
+        // The key is bound to another request of this browser's (signed in since, say): a new one.
+        if (!isApiError(error) || error.status !== 409) throw error;
+        attempt.current = attemptKey(null, base, () => newIdempotencyKey());
+        body = { ...base, idempotency_key: attempt.current.key };
+        return request(createCheckoutSessionRoute, { body });
+      });
       let target = session.url;
       if (!target) target = (await request(placeOrderRoute, { body })).next_url;
       if (!target) throw new Error('no payment page was given');
