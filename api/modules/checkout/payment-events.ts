@@ -4,10 +4,14 @@
  * so an event takes effect at most once however often, however concurrently it is delivered,
  * and a delivery that fails part way leaves neither the record nor the effect.
  *
- * Events may also arrive out of order. The lifecycle in order-status.ts decides:
+ * Events may also arrive out of order. The lifecycle in order-status.ts decides, and one rule
+ * holds whatever the order and concurrency: every payment that succeeds ends in a paid order on
+ * its way to the buyer, or in a full refund, never neither.
  * - checkout.session.completed (paid): pending -> paid, then earnings, the fulfilment job and
- *   the confirmation email, all in the transaction that made the move. An order already
- *   refunded or cancelled is not moved, so nothing is credited, fulfilled or mailed.
+ *   the confirmation email, all in the transaction that made the move. An order whose checkout
+ *   expired first (cancelled, never paid) is revived the same way: cancelled -> paid. A payment
+ *   the order cannot take (another amount or currency than the order's) is refunded, by a job
+ *   queued in the same transaction. An order already refunded is not moved: its money went back.
  * - checkout.session.expired: pending -> cancelled; a paid order is never cancelled by it.
  * - charge.refunded (in full): any live status -> refunded, reversing the sale records.
  * So "completed then refunded" leaves a sale and a reversal per item, and "refunded then
@@ -23,7 +27,7 @@ import type { DB } from '../../platform/db/schema.ts';
 import { cancelFulfilmentKey, enqueueJob, fulfilOrderKey, JOB_KINDS } from '../../platform/jobs/enqueue.ts';
 import type { PaymentEvent } from '../../integrations/stripe/index.ts';
 import { creditOrderEarnings, reverseOrderEarnings } from '../earnings/index.ts';
-import { queueOrderConfirmation, recordProviderEvent, transitionOrder } from '../orders/index.ts';
+import { queueOrderConfirmation, queuePaymentRefund, recordProviderEvent, transitionOrder } from '../orders/index.ts';
 import { applySubscriptionPaymentEvent, isSubscriptionEvent } from '../subscriptions/index.ts';
 import { lockOrder, orderIdForIntent, type LockedOrder } from './repository.ts';
 
@@ -131,21 +135,30 @@ async function sessionPaid(deps: PaymentEventDeps, trx: Transaction<DB>, event: 
   if (!order) return { effect: 'none', orderId: null };
   const amount = session.amount_total;
   const currency = str(session.currency)?.toLowerCase();
+  const intentId = idOf(session.payment_intent) ?? order.payment_intent_id;
   if ((typeof amount === 'number' && amount !== order.total_cents) || (currency && currency !== 'usd')) {
     deps.log.warn(
       { eventId: event.id, orderId: order.id, amount, currency, expected: order.total_cents },
-      'checkout paid an amount other than the order total: recorded, order left as it is',
+      'checkout paid an amount other than the order total: recorded, order left as it is, the payment refunded',
     );
+    await queuePaymentRefund(trx, order.id, intentId, 'the amount paid is not the order total');
+    return { effect: 'none', orderId: order.id };
+  }
+  // An order whose checkout expired before its payment was seen, and that was never paid: revived.
+  const revived = order.status === 'cancelled' && order.paid_at === null;
+  if (order.status === 'cancelled' && !revived) {
+    // Cancelled after it was paid (by the print shop): that cancellation refunds the payment.
+    deps.log.info({ eventId: event.id, orderId: order.id }, 'payment for an order cancelled after it was paid: no effect');
     return { effect: 'none', orderId: order.id };
   }
   const email = str(obj(session.customer_details).email) ?? str(session.customer_email);
   const shipping = shippingDetails(session);
   const moved = await transitionOrder(trx, order.id, 'paid', {
-    reason: 'Payment received',
+    reason: revived ? 'Payment received after the checkout expired' : 'Payment received',
     eventId: event.id,
     set: {
       paid_at: eventTime(event),
-      payment_intent_id: idOf(session.payment_intent) ?? order.payment_intent_id,
+      payment_intent_id: intentId,
       ...(!order.customer_email && email ? { customer_email: email } : {}),
       ...(shipping ? { shipping_name: shipping.name, shipping_address: JSON.stringify(shipping.address) } : {}),
     },

@@ -172,13 +172,15 @@ export interface LockedOrder {
   payment_intent_id: string | null;
   customer_email: string | null;
   total_cents: number;
+  /** When a payment for it was first seen; null for an order never paid. */
+  paid_at: Date | null;
 }
 
 /** The order a payment event is about, its row locked until the transaction ends. */
 export function lockOrder(trx: Transaction<DB>, where: { id: string } | { sessionId: string } | { paymentIntentId: string }) {
   let q = trx
     .selectFrom('orders')
-    .select(['id', 'status', 'payment_session_id', 'payment_intent_id', 'customer_email', 'total_cents', 'fulfilment_order_id']);
+    .select(['id', 'status', 'payment_session_id', 'payment_intent_id', 'customer_email', 'total_cents', 'fulfilment_order_id', 'paid_at']);
   if ('id' in where) q = q.where('id', '=', where.id);
   else if ('sessionId' in where) q = q.where('payment_session_id', '=', where.sessionId);
   else q = q.where('payment_intent_id', '=', where.paymentIntentId);

@@ -333,23 +333,51 @@ describe('refunds and out-of-order events', () => {
 });
 
 describe('other events', () => {
-  it('checkout.session.expired cancels a pending order, and never a paid one', async () => {
+  it('checkout.session.expired cancels a pending order, and never a paid one; a payment after the expiry revives the order', async () => {
     const order = await makeOrder(t.db, [shirt()]);
     expect((await deliver(t, expiredEvent(order))).statusCode).toBe(200);
     let e = await effects(order);
     expect(e.order.status).toBe('cancelled');
     expect(e.history.map((h) => h.to_status)).toEqual(['pending', 'cancelled']);
-    // A payment announced after the expiry does not revive the order.
+    expect(e.jobs).toHaveLength(0);
+    // The buyer paid all the same: the order is revived, with every effect of a payment once.
     await deliver(t, completedEvent(order));
     e = await effects(order);
-    expect(e.order.status).toBe('cancelled');
-    expect(e.earnings).toHaveLength(0);
-    expect(e.jobs).toHaveLength(0);
+    expect(e.order.status).toBe('paid');
+    expect(e.history.map((h) => h.to_status)).toEqual(['pending', 'cancelled', 'paid']);
+    expect(e.earnings.map((r) => r.kind)).toEqual(['sale']);
+    expect(e.jobs).toHaveLength(1);
+    expect(e.mail).toHaveLength(1);
 
     const paid = await makeOrder(t.db, [shirt()]);
     await deliver(t, completedEvent(paid));
     await deliver(t, expiredEvent(paid));
     expect((await effects(paid)).order.status).toBe('paid');
+  });
+
+  it('20 events for one order at once, expiries among them, 20 times: every run ends paid, each effect once', async () => {
+    for (let run = 0; run < 20; run++) {
+      const order = await makeOrder(t.db, [shirt()]);
+      const events = Array.from({ length: 20 }, (_, i) => (i % 3 === run % 3 ? completedEvent(order) : expiredEvent(order)));
+      const replies = await Promise.all(events.map((ev) => deliver(t, ev)));
+      expect(replies.map((r) => r.statusCode)).toEqual(Array(20).fill(200));
+      const e = await effects(order);
+      expect(e.order.status, `run ${run}`).toBe('paid');
+      expect(e.history.filter((h) => h.to_status === 'paid'), `run ${run}`).toHaveLength(1);
+      expect(e.earnings.map((r) => r.kind), `run ${run}`).toEqual(['sale']);
+      expect(e.jobs, `run ${run}`).toHaveLength(1);
+      expect(e.mail, `run ${run}`).toHaveLength(1);
+    }
+  });
+
+  it('a payment of another amount than the order total is refunded, and the order left unpaid', async () => {
+    const order = await makeOrder(t.db, [shirt()]);
+    await deliver(t, completedEvent(order, { amount_total: order.totalCents - 1 }));
+    const e = await effects(order);
+    expect(e.order.status).toBe('pending');
+    expect(e.earnings).toHaveLength(0);
+    const refunds = await t.db.selectFrom('jobs').select(['kind', 'payload']).where('dedupe_key', '=', `refund:${order.paymentIntentId}`).execute();
+    expect(refunds).toEqual([{ kind: 'payment.refund', payload: expect.objectContaining({ orderId: order.id, paymentIntentId: order.paymentIntentId }) }]);
   });
 
   it('an event type nobody handles is recorded and answered 200, with no effect', async () => {

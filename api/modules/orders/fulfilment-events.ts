@@ -9,6 +9,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB, OrderStatus } from '../../platform/db/schema.ts';
 import type { FulfilmentEvent } from '../../integrations/printful/index.ts';
+import { queuePaymentRefund } from './refund-payment.ts';
 import { queueShippedMail } from './shipped-mail.ts';
 import { ORDER_RANK, transitionOrder } from './order-status.ts';
 import { lockOrderStatus, recordProviderEvent } from './repository.ts';
@@ -100,6 +101,8 @@ async function apply(trx: Transaction<DB>, event: FulfilmentEvent, options: Fulf
     set: reaching ? { tracking_number: trackingNumber ?? null, tracking_url: trackingUrl ?? null } : {},
   });
   if (!result) return { firstDelivery: true, orderId, target, changed: false, status: null };
+  // The print shop will not make a paid order: its payment goes back to the buyer.
+  if (result.changed && target === 'cancelled') await queuePaymentRefund(trx, orderId, order.payment_intent_id, 'the print shop cancelled the order');
   // The first time an order reaches shipped (or skips straight to delivered) the buyer hears of it once.
   if (result.changed && reaching && ORDER_RANK[result.from] < ORDER_RANK.shipped) {
     await queueShippedMail(trx, options.publicUrl, orderId);

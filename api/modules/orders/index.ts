@@ -14,3 +14,4 @@ export { itemLabel } from './item-label.ts';
 export { applyFulfilmentEvent, fulfilmentEventId, orderIdOf, targetStatus } from './fulfilment-events.ts';
 export { fulfilOrder, type FulfilDeps, type FulfilOutcome } from './fulfil-order.ts';
 export { cancelFulfilment } from './cancel-fulfilment.ts';
+export { queuePaymentRefund } from './refund-payment.ts';

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { cancelFulfilment } from './cancel-fulfilment.ts';
 import { fulfilOrder } from './fulfil-order.ts';
+import { refundPaymentJob } from './refund-payment.ts';
 import { JOB_KINDS } from '../../platform/jobs/enqueue.ts';
 import { JobRunner, PermanentJobError } from '../../platform/jobs/runner.ts';
 
@@ -44,10 +45,12 @@ async function jobs(app: FastifyInstance) {
     await cancelFulfilment({ db: app.db, providers, log: (msg) => app.log.info(msg) }, orderId);
   });
 
+  runner.register(JOB_KINDS.refundPayment, (payload) => refundPaymentJob(app.payments, payload, (msg) => app.log.info(msg)));
+
   // With the embedded database this is the only process, so jobs another process held are orphans.
   if (app.database.kind === 'pglite') await runner.releaseOrphans();
   if (app.background.jobs) app.addHook('onReady', async () => runner.start(app.config.jobPollMs));
   app.addHook('onClose', async () => runner.stop());
 }
 
-export default fp(jobs, { name: 'jobs', dependencies: ['context', 'media', 'fulfilment'] });
+export default fp(jobs, { name: 'jobs', dependencies: ['context', 'media', 'fulfilment', 'payments'] });

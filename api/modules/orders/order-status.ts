@@ -7,6 +7,12 @@
  *   pending ──> paid ──> submitted ──> in_production ──> shipped ──> delivered
  *      │          └─────────┴──────────────┴────────────────┴────────────┴──> refunded
  *      └──> cancelled (checkout expired)        pending ──> refunded (refund seen before payment)
+ *   cancelled ──> paid: a payment that arrives for a checkout that had expired revives it (print
+ *                on demand has no stock to run out of); payment-events.ts allows it only for an
+ *                order never paid before
+ *   cancelled ──> refunded: the payment of an order the print shop cancelled is given back
+ *
+ * Every payment that succeeds so ends in a paid order on its way to the buyer, or in a full refund.
  */
 import type { Transaction } from 'kysely';
 import type { DB, OrderStatus } from '../../platform/db/schema.ts';
@@ -19,7 +25,7 @@ export const ORDER_TRANSITIONS: Readonly<Record<OrderStatus, readonly OrderStatu
   in_production: ['shipped', 'delivered', 'refunded'],
   shipped: ['delivered', 'refunded'],
   delivered: ['refunded'],
-  cancelled: [],
+  cancelled: ['paid', 'refunded'],
   refunded: [],
 };
 

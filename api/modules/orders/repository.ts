@@ -39,7 +39,7 @@ export async function recordProviderEvent(trx: Transaction<DB>, provider: 'strip
 
 /** The order's status, its row locked until the transaction ends. */
 export function lockOrderStatus(trx: Transaction<DB>, orderId: string) {
-  return trx.selectFrom('orders').select(['status', 'tracking_number', 'tracking_url']).where('id', '=', orderId).forUpdate().executeTakeFirst();
+  return trx.selectFrom('orders').select(['status', 'tracking_number', 'tracking_url', 'payment_intent_id']).where('id', '=', orderId).forUpdate().executeTakeFirst();
 }
 
 export async function setOrderStatus(trx: Transaction<DB>, orderId: string, to: OrderStatus, set: OrderUpdate = {}): Promise<void> {

@@ -14,6 +14,8 @@ export const JOB_KINDS = {
   cancelFulfilment: 'order.cancel_fulfilment',
   /** The monthly payout run of one period (modules/payouts), due on the period's 1st at 00:00 UTC. */
   payoutsRun: 'payouts.run',
+  /** Give a payment back in full: one the app took but cannot turn into a fulfilled order. */
+  refundPayment: 'payment.refund',
 } as const;
 export type JobKind = (typeof JOB_KINDS)[keyof typeof JOB_KINDS];
 
@@ -26,6 +28,7 @@ const MAX_ATTEMPTS: Partial<Record<JobKind, number>> = {
   [JOB_KINDS.fulfilOrder]: 12,
   [JOB_KINDS.cancelFulfilment]: 12,
   [JOB_KINDS.payoutsRun]: 12,
+  [JOB_KINDS.refundPayment]: 12,
 };
 
 /** An order's fulfil job has the dedupe key `fulfil:<order id>`: one per order. */
@@ -38,6 +41,11 @@ export function fulfilOrderKey(orderId: string): string {
 /** The dedupe key of a refunded order's cancellation; `after` tells a second request apart. */
 export function cancelFulfilmentKey(orderId: string, after = ''): string {
   return `cancel-fulfilment:${orderId}${after ? `:${after}` : ''}`;
+}
+
+/** A payment's refund has the dedupe key `refund:<payment intent>`: one per payment. */
+export function refundPaymentKey(paymentIntentId: string): string {
+  return `refund:${paymentIntentId}`;
 }
 
 export interface EnqueueOptions {
