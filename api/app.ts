@@ -30,7 +30,7 @@ import { accountRoutes, deleteAccount } from './modules/accounts/index.ts';
 import { adminRoutes } from './modules/admin/index.ts';
 import { captureRoutes } from './modules/capture/index.ts';
 import { channelRoutes } from './modules/channels/index.ts';
-import { checkoutRoutes, paymentWebhookRoutes as webhookRoutes } from './modules/checkout/index.ts';
+import { checkoutRoutes, reconcileRoutes, paymentWebhookRoutes as webhookRoutes } from './modules/checkout/index.ts';
 import { analyticsRoutes } from './modules/earnings/index.ts';
 import { mailRoutes } from './modules/mail/index.ts';
 import { catalogueRoutes, printRoutes, productRoutes } from './modules/merch/index.ts';
@@ -113,6 +113,7 @@ async function framemerch(fastify: FastifyInstance, ctx: AppPluginOptions) {
   await fastify.register(checkoutRoutes);
   await fastify.register(embeddedPayRoutes);
   await fastify.register(webhookRoutes);
+  await fastify.register(reconcileRoutes);
   await fastify.register(analyticsRoutes);
   await fastify.register(payoutRoutes);
   await fastify.register(subscriptionRoutes);

@@ -48,6 +48,8 @@ const TABLE: Row[] = [
   { method: 'GET', url: '/api/admin/orders/:id', needs: 'admin', request: () => ({ url: `/api/admin/orders/${NO_USER}` }) },
   { method: 'POST', url: '/api/admin/orders/:id/refund', needs: 'admin', request: () => ({ method: 'POST', url: `/api/admin/orders/${NO_USER}/refund`, payload: { confirm: true } }) },
   { method: 'POST', url: '/api/admin/orders/:id/retry-fulfilment', needs: 'admin', request: () => ({ method: 'POST', url: `/api/admin/orders/${NO_USER}/retry-fulfilment` }) },
+  { method: 'GET', url: '/api/admin/payment-reconciliations', needs: 'admin', request: () => ({ url: '/api/admin/payment-reconciliations' }) },
+  { method: 'POST', url: '/api/admin/payment-reconciliations', needs: 'admin', request: () => ({ method: 'POST', url: '/api/admin/payment-reconciliations' }) },
   // The admin's payouts and subscriptions: the runs and lists; retrying a payout that does not exist (404), so nothing is sent.
   { method: 'GET', url: '/api/admin/payouts/runs', needs: 'admin', request: () => ({ url: '/api/admin/payouts/runs?limit=5' }) },
   { method: 'GET', url: '/api/admin/payouts', needs: 'admin', request: () => ({ url: '/api/admin/payouts?period=2025-01&status=failed&limit=5' }) },

@@ -81,6 +81,7 @@ export function fakeSubscriptions(real: PaymentProvider): FakeSubscriptions {
     createCheckoutSession: (r) => real.createCheckoutSession(r),
     verifyWebhook: (raw, sig) => real.verifyWebhook(raw, sig),
     refund: (id) => real.refund(id),
+    succeededPayments: (since) => real.succeededPayments(since),
     createSubscriptionCheckout: async (r) => {
       down();
       fake.checkouts.push(r);

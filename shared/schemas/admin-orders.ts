@@ -172,4 +172,48 @@ export const retryFulfilmentRoute = defineRoute({
   },
 });
 
-export const ADMIN_ORDER_ROUTES = [adminOrdersRoute, adminOrderRoute, refundOrderRoute, retryFulfilmentRoute] as const;
+/** One run of the payment reconciliation: the provider's succeeded payments held against the orders. */
+export const PaymentReconciliation = Type.Object({
+  ran_at: Timestamp,
+  since: Timestamp,
+  provider: Type.String(),
+  checked: Type.Integer({ description: 'succeeded payments the provider reported' }),
+  in_order: Type.Integer({ description: 'payments whose order was paid (or on its way) or refunded' }),
+  repaired: Type.Array(Type.Object({ session_id: Type.String(), order_id: Type.String(), effect: Type.String() }), {
+    description: 'orders that had missed their payment and were paid by the run',
+  }),
+  refunded: Type.Array(Type.Object({ session_id: Type.String(), order_id: Type.Union([Type.String(), Type.Null()]), why: Type.String() }), {
+    description: 'payments no order could take, refunded in full',
+  }),
+});
+export type PaymentReconciliation = Static<typeof PaymentReconciliation>;
+
+export const paymentReconciliationsRoute = defineRoute({
+  method: 'GET',
+  url: '/api/admin/payment-reconciliations',
+  access: 'admin',
+  schema: {
+    summary: 'The latest runs of the daily payment reconciliation, newest first (10)',
+    tags: ['admin'],
+    response: {
+      200: Type.Object({ success: Type.Literal(true), runs: Type.Array(PaymentReconciliation) }),
+      ...errorReplies(401, 403),
+    },
+  },
+});
+
+export const runPaymentReconciliationRoute = defineRoute({
+  method: 'POST',
+  url: '/api/admin/payment-reconciliations',
+  access: 'admin',
+  schema: {
+    summary: "Runs the payment reconciliation now (the daily job's work) and answers its result",
+    tags: ['admin'],
+    response: {
+      200: Type.Object({ success: Type.Literal(true), run: PaymentReconciliation }),
+      ...errorReplies(401, 403, 502),
+    },
+  },
+});
+
+export const ADMIN_ORDER_ROUTES = [adminOrdersRoute, adminOrderRoute, refundOrderRoute, retryFulfilmentRoute, paymentReconciliationsRoute, runPaymentReconciliationRoute] as const;

@@ -16,7 +16,15 @@ import type { Kysely, Transaction } from 'kysely';
 import Stripe from 'stripe';
 import type { DB } from '../../platform/db/schema.ts';
 import { EmbeddedBilling } from './embedded-billing.ts';
-import type { CheckoutSession, CheckoutSessionRequest, PaymentEvent, PaymentProvider, SubscriptionCheckoutRequest, SubscriptionSessionInfo } from './provider.ts';
+import type {
+  CheckoutSession,
+  CheckoutSessionRequest,
+  PaymentEvent,
+  PaymentProvider,
+  SubscriptionCheckoutRequest,
+  SubscriptionSessionInfo,
+  SucceededPayment,
+} from './provider.ts';
 import { CARD_MESSAGES, checkCard, checkEmail, randomId } from './cards.ts';
 import { signWebhookBody, verifyWebhookBody } from './signature.ts';
 import {
@@ -31,6 +39,7 @@ import {
   lockSession,
   markDelivered,
   markRefunded,
+  paidSessionsSince,
   scheduleRetry,
   type SessionRow,
   type ShippingDetails,
@@ -308,6 +317,17 @@ export class EmbeddedPayments implements PaymentProvider {
       }
     }
     return expired;
+  }
+
+  async succeededPayments(since: Date): Promise<SucceededPayment[]> {
+    return (await paidSessionsSince(this.db, since)).map((s) => ({
+      sessionId: s.id,
+      paymentIntentId: s.payment_intent_id,
+      orderId: s.order_id,
+      amountCents: Number(s.amount_total),
+      currency: s.currency,
+      refunded: s.payment_status === 'refunded',
+    }));
   }
 
   /** Refunds a paid session in full and announces it as charge.refunded; a second refund does nothing. */

@@ -11,6 +11,7 @@ export type {
   PaymentProvider,
   SubscriptionCheckoutRequest,
   SubscriptionSessionInfo,
+  SucceededPayment,
 } from './provider.ts';
 export { openPayments, type PaymentsDeps } from './open.ts';
 export { default as paymentsPlugin, STRIPE_WEBHOOK_PATH } from './plugin.ts';

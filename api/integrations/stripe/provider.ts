@@ -91,6 +91,23 @@ export interface PaymentProvider {
   verifyWebhook(rawBody: Buffer, signatureHeader: string | undefined): PaymentEvent;
   /** Refunds an order's payment in full; the outcome arrives later as a charge.refunded event. */
   refund(paymentIntentId: string): Promise<void>;
+  /**
+   * The checkout payments (payment mode) that succeeded at the provider since `since`, refunded
+   * ones marked so: what reconciliation holds the orders against.
+   */
+  succeededPayments(since: Date): Promise<SucceededPayment[]>;
+}
+
+/** A checkout payment the provider took. */
+export interface SucceededPayment {
+  sessionId: string;
+  paymentIntentId: string | null;
+  /** The order named in the session's metadata. */
+  orderId: string | null;
+  amountCents: number;
+  currency: string;
+  /** Given back in full already. */
+  refunded: boolean;
 }
 
 /** Stripe's default tolerance for a signature's timestamp. */

@@ -119,6 +119,17 @@ export async function completeSession(
     .executeTakeFirstOrThrow()) as SessionRow;
 }
 
+/** Payment-mode sessions paid (or paid and refunded) and last changed since `since`. */
+export function paidSessionsSince(db: Kysely<DB>, since: Date) {
+  return db
+    .selectFrom('embedded_payment_sessions')
+    .select(['id', 'payment_intent_id', 'order_id', 'amount_total', 'currency', 'payment_status'])
+    .where('payment_status', 'in', ['paid', 'refunded'])
+    .where('updated_at', '>=', since)
+    .orderBy('updated_at')
+    .execute();
+}
+
 export async function markRefunded(trx: Transaction<DB>, sessionId: string): Promise<void> {
   await trx.updateTable('embedded_payment_sessions').set({ payment_status: 'refunded', updated_at: sql<Date>`now()` }).where('id', '=', sessionId).execute();
 }

@@ -10,7 +10,15 @@
  * verification, and Stripe's customer portal for cancelling or changing the card.
  */
 import Stripe from 'stripe';
-import type { CheckoutSession, CheckoutSessionRequest, PaymentEvent, PaymentProvider, SubscriptionCheckoutRequest, SubscriptionSessionInfo } from './provider.ts';
+import type {
+  CheckoutSession,
+  CheckoutSessionRequest,
+  PaymentEvent,
+  PaymentProvider,
+  SubscriptionCheckoutRequest,
+  SubscriptionSessionInfo,
+  SucceededPayment,
+} from './provider.ts';
 import { verifyWebhookBody } from './signature.ts';
 
 export interface StripePaymentsOptions {
@@ -153,6 +161,25 @@ export class StripePayments implements PaymentProvider {
 
   async refund(paymentIntentId: string): Promise<void> {
     await this.client.refunds.create({ payment_intent: paymentIntentId }, { idempotencyKey: `refund:${paymentIntentId}` });
+  }
+
+  async succeededPayments(since: Date): Promise<SucceededPayment[]> {
+    const found: SucceededPayment[] = [];
+    const sessions = this.client.checkout.sessions.list({ created: { gte: Math.floor(since.getTime() / 1000) }, status: 'complete', limit: 100, expand: ['data.payment_intent.latest_charge'] });
+    for await (const s of sessions) {
+      if (s.mode !== 'payment' || s.payment_status !== 'paid') continue;
+      const intent = typeof s.payment_intent === 'object' ? s.payment_intent : null;
+      const charge = intent && typeof intent.latest_charge === 'object' ? intent.latest_charge : null;
+      found.push({
+        sessionId: s.id,
+        paymentIntentId: idOf(s.payment_intent),
+        orderId: s.metadata?.order_id ?? null,
+        amountCents: s.amount_total ?? 0,
+        currency: s.currency ?? 'usd',
+        refunded: charge?.refunded === true,
+      });
+    }
+    return found;
   }
 }
 

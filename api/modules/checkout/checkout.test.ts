@@ -30,6 +30,7 @@ function openingSessionsWith(real: PaymentProvider, open: (r: CheckoutSessionReq
     manageSubscriptionUrl: real.manageSubscriptionUrl.bind(real),
     verifyWebhook: real.verifyWebhook.bind(real),
     refund: real.refund.bind(real),
+    succeededPayments: real.succeededPayments.bind(real),
   };
 }
 let product: TestProduct;

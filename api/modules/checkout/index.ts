@@ -4,3 +4,4 @@
  */
 export { default as checkoutRoutes } from './routes.ts';
 export { default as paymentWebhookRoutes } from './webhooks.routes.ts';
+export { default as reconcileRoutes } from './reconcile.routes.ts';

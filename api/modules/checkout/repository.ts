@@ -197,3 +197,36 @@ export async function orderIdForIntent(trx: Transaction<DB>, intentId: string): 
   const session = await trx.selectFrom('embedded_payment_sessions').select('order_id').where('payment_intent_id', '=', intentId).executeTakeFirst();
   return session?.order_id ?? null;
 }
+
+/** The order a payment session was opened for, and where it stands. */
+export function orderStateBySession(db: Kysely<DB>, sessionId: string) {
+  return db.selectFrom('orders').select(['id', 'status']).where('payment_session_id', '=', sessionId).executeTakeFirst();
+}
+
+export interface ReconciliationRun {
+  since: Date;
+  provider: string;
+  checked: number;
+  inOrder: number;
+  repaired: Array<{ session_id: string; order_id: string; effect: string }>;
+  refunded: Array<{ session_id: string; order_id: string | null; why: string }>;
+}
+
+export async function insertReconciliation(db: Kysely<DB>, run: ReconciliationRun): Promise<void> {
+  await db
+    .insertInto('payment_reconciliations')
+    .values({
+      since: run.since,
+      provider: run.provider,
+      checked: run.checked,
+      in_order: run.inOrder,
+      repaired: JSON.stringify(run.repaired),
+      refunded: JSON.stringify(run.refunded),
+    })
+    .execute();
+}
+
+/** The latest runs, newest first. */
+export function latestReconciliations(db: Kysely<DB>, limit: number) {
+  return db.selectFrom('payment_reconciliations').selectAll().orderBy('ran_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}

@@ -360,6 +360,18 @@ export interface ProcessedWebhookEventsTable {
   processed_at: CreatedAt;
 }
 
+/** One run of the payment reconciliation (checkout/reconcile.ts). */
+export interface PaymentReconciliationsTable {
+  id: Generated<number>;
+  ran_at: CreatedAt;
+  since: Date;
+  provider: string;
+  checked: number;
+  in_order: number;
+  repaired: Json<Array<{ session_id: string; order_id: string; effect: string }>>;
+  refunded: Json<Array<{ session_id: string; order_id: string | null; why: string }>>;
+}
+
 export interface EmailOutboxTable {
   id: Generated<string>;
   to_address: string;
@@ -684,6 +696,7 @@ export interface DB {
   payouts: PayoutsTable;
   earnings: EarningsTable;
   processed_webhook_events: ProcessedWebhookEventsTable;
+  payment_reconciliations: PaymentReconciliationsTable;
   email_outbox: EmailOutboxTable;
   jobs: JobsTable;
   auth_flows: AuthFlowsTable;

@@ -16,6 +16,8 @@ export const JOB_KINDS = {
   payoutsRun: 'payouts.run',
   /** Give a payment back in full: one the app took but cannot turn into a fulfilled order. */
   refundPayment: 'payment.refund',
+  /** The day's payment reconciliation (modules/checkout/reconcile.ts), due at 03:00 UTC. */
+  reconcilePayments: 'payments.reconcile',
 } as const;
 export type JobKind = (typeof JOB_KINDS)[keyof typeof JOB_KINDS];
 
@@ -29,6 +31,7 @@ const MAX_ATTEMPTS: Partial<Record<JobKind, number>> = {
   [JOB_KINDS.cancelFulfilment]: 12,
   [JOB_KINDS.payoutsRun]: 12,
   [JOB_KINDS.refundPayment]: 12,
+  [JOB_KINDS.reconcilePayments]: 12,
 };
 
 /** An order's fulfil job has the dedupe key `fulfil:<order id>`: one per order. */
