@@ -477,14 +477,14 @@ describe('POST /api/videos/resumable', () => {
   it('answers a finish or a DELETE of an upload that is being finished with 409, and a non-multipart finish with 415', async () => {
     const who = await signedInCreator(t, 'busy');
     const id = await uploaded(who, clip);
-    const release = t.app.resumableUploads.claim(id)!;
+    const release = (await t.app.resumableUploads.claim(id))!;
     try {
       for (const res of [await finish(who, { upload_id: id }), await tus(who, 'DELETE', `/api/uploads/${id}`)]) {
         expect(res.statusCode).toBe(409);
         expect(res.json()).toEqual({ success: false, code: 'CONFLICT', error: RESUMABLE_MESSAGES.busy });
       }
     } finally {
-      release();
+      await release();
     }
     const json = await t.app.inject({ method: 'POST', url: '/api/videos/resumable', payload: { upload_id: id }, headers: who.headers, cookies: who.cookies });
     expect(json.statusCode).toBe(415);

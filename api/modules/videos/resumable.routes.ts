@@ -6,7 +6,9 @@
  * tier, the creator's open uploads, and for an existing upload that it is the caller's (someone
  * else's answers 404, like a missing one). Then the reply is hijacked and tus answers; its errors
  * are rewritten into the app's JSON shape. The owner is written into the upload's metadata by the
- * server at creation, over anything the client sent under that key.
+ * server at creation, over anything the client sent under that key. A creator's creations take
+ * turns, on every process (a lease per creator held from the count of their open uploads until the
+ * new one's files exist), so two at once cannot both take the last place.
  *
  * Uploads not written to for RESUMABLE_UPLOAD.expiryHours are removed every SWEEP_EVERY_MS while
  * the app's background loops run (and found expired, an upload answers as missing at once).
@@ -46,6 +48,7 @@ export const SWEEP_EVERY_MS = 10 * 60_000;
 export const EXPIRY_MS = RESUMABLE_UPLOAD.expiryHours * 3600_000;
 const OFFSET_STREAM = 'application/offset+octet-stream';
 const INTEGER = /^(0|[1-9][0-9]{0,15})$/;
+const LOCKED = 'Another request is writing to this upload; try again in a moment.';
 
 /** The request tus is serving: its caller and upload, for the hooks tus calls without them. */
 interface TusCall {
@@ -53,6 +56,8 @@ interface TusCall {
   id: string | null;
   /** The upload a creation made (its files are stamped with the app's clock once answered). */
   created?: string;
+  /** Called once a creation's files are on disk. */
+  onCreated?: () => Promise<void>;
   raw: IncomingMessage;
   log: FastifyBaseLogger;
 }
@@ -75,7 +80,7 @@ const TUS_ERRORS = new Map<string, { status: number; code: ErrorCode; message: s
   [ERRORS.INVALID_CONTENT_TYPE.body, { status: 415, code: ERROR_CODES.UNSUPPORTED_MEDIA_TYPE, message: `The bytes must be sent as ${OFFSET_STREAM}.` }],
   [ERRORS.ABORTED.body, { status: 400, code: ERROR_CODES.MALFORMED_REQUEST, message: 'The request ended before its body was complete.' }],
   // Another request holds the upload (an earlier PATCH still draining): tus clients try again on 409.
-  [ERRORS.ERR_LOCK_TIMEOUT.body, { status: 409, code: ERROR_CODES.CONFLICT, message: 'Another request is writing to this upload; try again in a moment.' }],
+  [ERRORS.ERR_LOCK_TIMEOUT.body, { status: 409, code: ERROR_CODES.CONFLICT, message: LOCKED }],
 ]);
 
 /** Any error tus is about to answer, as { status_code, body } with the app's JSON body. */
@@ -148,12 +153,11 @@ const tusRoutes: FastifyPluginAsyncTypebox<{ uploads: ResumableUploads }> = asyn
   // refused (415) by Fastify before a byte is read.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(OFFSET_STREAM, (_request, _payload, done) => done(null));
-  /** Uploads being created right now, per creator, so two at once cannot both take the last place. */
-  const creating = new Map<string, number>();
 
   const tus = new Server({
     path: RESUMABLE_UPLOAD.endpoint,
     datastore: uploads.store,
+    locker: uploads.locker,
     relativeLocation: true,
     respectForwardedHeaders: false,
     // Same-site only: no CORS answer for any other origin.
@@ -173,24 +177,26 @@ const tusRoutes: FastifyPluginAsyncTypebox<{ uploads: ResumableUploads }> = asyn
     onResponseError: (_req, err) => tusErrorReply(err, calls.getStore()),
   });
 
-  async function pass(request: FastifyRequest, reply: FastifyReply, id: string | null): Promise<void> {
-    const call: TusCall = { userId: request.user!.id, id, raw: request.raw, log: request.log };
+  async function pass(request: FastifyRequest, reply: FastifyReply, id: string | null, onCreated?: () => Promise<void>): Promise<void> {
+    const call: TusCall = { userId: request.user!.id, id, raw: request.raw, log: request.log, ...(onCreated ? { onCreated } : {}) };
     const res = reply.raw;
     // Hijacked, the reply skips onSend: the headers every answer carries are set here.
     for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) res.setHeader(name, value);
     res.setHeader('x-request-id', request.id);
     labelJsonErrors(res);
     reply.hijack();
-    // A write's expiry counts from the app's clock, not the files' own (system) times.
-    const written = id && request.method === 'PATCH' ? uploads.writing(id, () => app.clock.now()) : null;
     try {
+      // A client gone before tus starts (a PATCH cut while it waited its turn) leaves a body that
+      // never ends, and tus hears of a cut only while it listens: it would wait, holding the upload.
+      if (request.raw.destroyed) return void res.destroy();
       await calls.run(call, () => tus.handle(request.raw, res));
     } catch (err) {
       request.log.error({ err }, 'a resumable upload request failed');
       if (res.headersSent) res.destroy();
       else res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(errorBody('Something went wrong on our side. Please try again.', ERROR_CODES.INTERNAL)));
     } finally {
-      await written?.();
+      // A write's expiry counts from the app's clock, not the files' own (system) times.
+      if (id && request.method === 'PATCH') await uploads.stamp(id, app.clock.now());
       if (call.created) await uploads.stamp(call.created, app.clock.now());
     }
   }
@@ -200,7 +206,7 @@ const tusRoutes: FastifyPluginAsyncTypebox<{ uploads: ResumableUploads }> = asyn
     const info = await uploads.findOwn(id, request.user!.id);
     if (!info) throw notFound();
     if (info.touchedAt.getTime() < app.clock.now().getTime() - EXPIRY_MS) {
-      if (!uploads.isClaimed(id)) await uploads.remove(id);
+      if (!(await uploads.isClaimed(id))) await uploads.remove(id);
       throw notFound();
     }
     return info;
@@ -219,22 +225,20 @@ const tusRoutes: FastifyPluginAsyncTypebox<{ uploads: ResumableUploads }> = asyn
       if (bytes < SNIFF_BYTES) throw notAVideo();
       const tier = await tierOf(app.db, userId, app.clock.now());
       if (bytes > UPLOAD_LIMITS[tier].videoBytes) throw videoTooLarge(tier);
-      const now = app.clock.now().getTime();
-      let open = 0;
-      for (const u of (await uploads.list()).filter((x) => x.owner === userId)) {
-        if (u.touchedAt.getTime() < now - EXPIRY_MS && !uploads.isClaimed(u.id)) await uploads.remove(u.id);
-        else open++;
-      }
-      if (open + (creating.get(userId) ?? 0) >= RESUMABLE_UPLOAD.maxOpenPerCreator) {
-        throw refusal(429, ERROR_CODES.RATE_LIMITED, RESUMABLE_MESSAGES.tooMany);
-      }
-      creating.set(userId, (creating.get(userId) ?? 0) + 1);
+      const turn = await uploads.creationTurn(userId);
+      if (!turn) throw refusal(409, ERROR_CODES.CONFLICT, 'Another of your uploads is being started; try again in a moment.');
       try {
-        await pass(request, reply, null);
+        const now = app.clock.now().getTime();
+        let open = 0;
+        for (const u of (await uploads.list()).filter((x) => x.owner === userId)) {
+          if (u.touchedAt.getTime() < now - EXPIRY_MS && !(await uploads.isClaimed(u.id))) await uploads.remove(u.id);
+          else open++;
+        }
+        if (open >= RESUMABLE_UPLOAD.maxOpenPerCreator) throw refusal(429, ERROR_CODES.RATE_LIMITED, RESUMABLE_MESSAGES.tooMany);
+        // Counted from here on: the next creation may count it.
+        await pass(request, reply, null, () => turn.release());
       } finally {
-        const left = (creating.get(userId) ?? 1) - 1;
-        if (left > 0) creating.set(userId, left);
-        else creating.delete(userId);
+        await turn.release();
       }
     },
   });
@@ -255,9 +259,13 @@ const tusRoutes: FastifyPluginAsyncTypebox<{ uploads: ResumableUploads }> = asyn
       checkTusHeaders(request);
       if (request.headers['upload-offset'] === undefined) throw malformed('Upload-Offset is required.');
       if (request.headers['upload-length'] !== undefined) throw malformed('Upload-Length is given when the upload is created, not later.');
-      await ownUpload(request, request.params.id);
-      if (uploads.isClaimed(request.params.id)) throw refusal(409, ERROR_CODES.CONFLICT, RESUMABLE_MESSAGES.busy);
-      await pass(request, reply, request.params.id);
+      const { id } = request.params;
+      const served = await uploads.holding(id, async () => {
+        await ownUpload(request, id);
+        if (await uploads.isClaimed(id)) throw refusal(409, ERROR_CODES.CONFLICT, RESUMABLE_MESSAGES.busy);
+        await pass(request, reply, id);
+      });
+      if (!served) throw refusal(409, ERROR_CODES.CONFLICT, LOCKED);
     },
   });
 
@@ -267,12 +275,12 @@ const tusRoutes: FastifyPluginAsyncTypebox<{ uploads: ResumableUploads }> = asyn
       checkTusHeaders(request);
       await ownUpload(request, request.params.id);
       // Held while tus removes it, so a finish cannot start on it meanwhile (nor it go under a finish).
-      const release = uploads.claim(request.params.id);
+      const release = await uploads.claim(request.params.id);
       if (!release) throw refusal(409, ERROR_CODES.CONFLICT, RESUMABLE_MESSAGES.busy);
       try {
         await pass(request, reply, request.params.id);
       } finally {
-        release();
+        await release();
       }
     },
   });
@@ -284,9 +292,12 @@ const tusRoutes: FastifyPluginAsyncTypebox<{ uploads: ResumableUploads }> = asyn
  * (their body parsing is tus's alone).
  */
 async function resumableUploads(app: FastifyInstance) {
-  const uploads = await ResumableUploads.open(path.join(app.config.dataDir, 'resumable-uploads'), () =>
-    new TusRefusal(415, ERROR_CODES.UNSUPPORTED_MEDIA_TYPE, notAVideo().message),
-  );
+  const hooks = {
+    refuse: () => new TusRefusal(415, ERROR_CODES.UNSUPPORTED_MEDIA_TYPE, notAVideo().message),
+    created: async () => calls.getStore()?.onCreated?.(),
+    log: (msg: string, err: unknown) => app.log.warn({ err }, msg),
+  };
+  const uploads = await ResumableUploads.open(path.join(app.config.dataDir, 'resumable-uploads'), hooks, app.db, app.pendingObjects.instanceId);
   const sweepNow = async (brokenAfterMs?: number) => {
     const removed = await uploads.sweepExpired(app.clock.now(), EXPIRY_MS, brokenAfterMs);
     if (removed > 0) app.log.info(`removed ${removed} expired or broken resumable upload(s)`);

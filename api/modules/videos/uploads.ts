@@ -158,7 +158,7 @@ export async function finishResumableUpload(deps: UploadDeps & { uploads: Resuma
     if (!id) throw AppError.badRequest('Please give the upload_id of a completed upload.');
     const upload = await deps.uploads.findOwn(id, userId);
     if (!upload) throw AppError.notFound(RESUMABLE_MESSAGES.notFound);
-    const release = deps.uploads.claim(id);
+    const release = await deps.uploads.claim(id);
     if (!release) throw new AppError(409, ERROR_CODES.CONFLICT, RESUMABLE_MESSAGES.busy);
     try {
       if (upload.size === null || upload.offset < upload.size) throw new AppError(409, ERROR_CODES.CONFLICT, RESUMABLE_MESSAGES.incomplete);
@@ -178,7 +178,7 @@ export async function finishResumableUpload(deps: UploadDeps & { uploads: Resuma
       if (err instanceof VideoRefused) await deps.uploads.remove(id);
       throw err;
     } finally {
-      release();
+      await release();
     }
   } finally {
     for (const t of temps) await rm(t, { force: true });

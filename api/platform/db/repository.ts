@@ -86,3 +86,57 @@ export function cursorTs(column: string): RawBuilder<string> {
 export function keysetAfter(createdAt: string, id: string, cursor: KeysetCursor, idType: 'uuid' | 'bigint' = 'uuid'): RawBuilder<boolean> {
   return sql<boolean>`(${sql.ref(createdAt)}, ${sql.ref(id)}) < (${cursor.ts}::timestamptz, ${cursor.id}::${sql.raw(idType)})`;
 }
+
+/* ---- Leases held across processes (platform/db/leases.ts) ---- */
+
+/** `ttlMs` from the database's clock: every process measures expiry by one clock. */
+const expiresIn = (ttlMs: number) => sql<Date>`now() + ${Math.ceil(ttlMs)}::integer * interval '1 millisecond'`;
+
+/**
+ * Takes the lease when nobody holds it or its holder let it expire; answers whether it did. Two
+ * processes taking one key at once meet on its row: one inserts, the other finds it held.
+ */
+export async function takeLease(db: Kysely<DB>, lease: { key: string; holder: string; token: string; ttlMs: number }): Promise<boolean> {
+  const { rows } = await sql<{ key: string }>`
+    insert into leases (key, holder, token, expires_at)
+    values (${lease.key}, ${lease.holder}, ${lease.token}::uuid, ${expiresIn(lease.ttlMs)})
+    on conflict (key) do update set holder = excluded.holder, token = excluded.token, expires_at = excluded.expires_at
+      where leases.expires_at < now()
+    returning key`.execute(db);
+  return rows.length > 0;
+}
+
+/** Pushes the lease's expiry on, if this taking still holds it; answers whether it does. */
+export async function renewLease(db: Kysely<DB>, key: string, token: string, ttlMs: number): Promise<boolean> {
+  const row = await db.updateTable('leases').set({ expires_at: expiresIn(ttlMs) }).where('key', '=', key).where('token', '=', token).returning('key').executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Lets the lease go, if this taking still holds it. */
+export async function dropLease(db: Kysely<DB>, key: string, token: string): Promise<void> {
+  await db.deleteFrom('leases').where('key', '=', key).where('token', '=', token).execute();
+}
+
+/** Whether the lease is held now (taken and not expired). */
+export async function leaseHeld(db: Kysely<DB>, key: string): Promise<boolean> {
+  const row = await db.selectFrom('leases').select('key').where('key', '=', key).where('expires_at', '>=', sql<Date>`now()`).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Whether any lease whose key starts with `prefix` is held now. */
+export async function leaseHeldUnder(db: Kysely<DB>, prefix: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('leases')
+    .select('key')
+    .where(sql<boolean>`starts_with(key, ${prefix})`)
+    .where('expires_at', '>=', sql<Date>`now()`)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Removes the leases nobody renewed (what stopped or dead processes left); answers how many. */
+export async function forgetExpiredLeases(db: Kysely<DB>): Promise<number> {
+  const result = await db.deleteFrom('leases').where('expires_at', '<', sql<Date>`now()`).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

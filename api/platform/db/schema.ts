@@ -672,6 +672,13 @@ export interface RateLimitHitsTable {
   expires_at: Date;
 }
 
+export interface LeasesTable {
+  key: string;
+  holder: string;
+  token: string;
+  expires_at: Date;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -719,4 +726,5 @@ export interface DB {
   embedded_invoices: EmbeddedInvoicesTable;
   embedded_portal_sessions: EmbeddedPortalSessionsTable;
   rate_limit_hits: RateLimitHitsTable;
+  leases: LeasesTable;
 }
