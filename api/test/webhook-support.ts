@@ -78,6 +78,13 @@ export async function makeOrder(
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  // What each item prints: a frame of a merch product, as checkout takes it from one (no file behind it).
+  const product = await db.insertInto('merch_products').values({ video_id: priced[0]?.videoId ?? null, creator_id: priced[0]?.creatorId ?? null }).returning('id').executeTakeFirstOrThrow();
+  const frame = await db
+    .insertInto('merch_screenshots')
+    .values({ merch_product_id: product.id, position: 0, kind: 'capture', storage_key: `test/${token(12)}.jpg`, content_type: 'image/jpeg', width: 1280, height: 720, size_bytes: 1000 })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   const itemIds: string[] = [];
   for (const [position, l] of priced.entries()) {
     const item = await db
@@ -87,6 +94,8 @@ export async function makeOrder(
         position,
         sku: l.sku,
         product_name: l.name,
+        merch_product_id: product.id,
+        screenshot_id: frame.id,
         video_id: l.videoId ?? null,
         creator_id: l.creatorId ?? null,
         colour: l.colour ?? 'Black',

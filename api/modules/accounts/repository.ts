@@ -99,6 +99,15 @@ export async function forgetOrderCustomer(db: Kysely<DB>, userId: string, email:
     .execute();
 }
 
+/**
+ * The user's videos go in a statement of their own, before the user row: each takes the merch
+ * products made from it along (0020_withdrawn_merch.sql), which the row's cascade, itself
+ * clearing those products' creator, cannot do in one statement.
+ */
+export async function deleteUserVideos(db: Kysely<DB>, userId: string): Promise<void> {
+  await db.deleteFrom('videos').where('user_id', '=', userId).execute();
+}
+
 export async function deleteUserRow(db: Kysely<DB>, userId: string): Promise<void> {
   await db.deleteFrom('users').where('id', '=', userId).execute();
 }

@@ -11,6 +11,7 @@ import type { DB } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { hashToken, toSessionUser } from '../../platform/sessions/sessions.ts';
 import type { ObjectStorage } from '../../platform/storage/object-storage.ts';
+import { removeWithdrawnFrames } from '../../platform/storage/pending-objects.ts';
 import { storageKeyOf } from '../../platform/storage/media-urls.ts';
 import * as repo from './repository.ts';
 import { recordAdminAction } from '../admin/index.ts';
@@ -125,8 +126,10 @@ export interface DeletionHooks {
 
 /**
  * Deletes an account: the user row (and with it sessions, videos, subscription), payout details,
- * and then the stored files. Orders are kept for the retention period with the customer's personal
- * data removed; earnings and payouts are kept without the user.
+ * and then the stored files. The merch products made from the videos are withdrawn with them
+ * (0020_withdrawn_merch.sql) and their frames removed, except one an order still to be printed
+ * keeps. Orders are kept for the retention period with the customer's personal data removed;
+ * earnings and payouts are kept without the user.
  */
 export async function deleteAccount(db: Kysely<DB>, storage: ObjectStorage, userId: string, hooks: DeletionHooks = {}): Promise<{ filesRemoved: number }> {
   const files = await db.transaction().execute(async (trx) => {
@@ -146,6 +149,7 @@ export async function deleteAccount(db: Kysely<DB>, storage: ObjectStorage, user
     }
     await hooks.record?.(trx, list.length);
     await repo.forgetOrderCustomer(trx, userId, user.email);
+    await repo.deleteUserVideos(trx, userId);
     await repo.deleteUserRow(trx, userId);
     return list;
   });
@@ -154,6 +158,7 @@ export async function deleteAccount(db: Kysely<DB>, storage: ObjectStorage, user
     await storage.delete(bucket, key);
     filesRemoved++;
   }
+  await removeWithdrawnFrames(db, storage);
   return { filesRemoved };
 }
 

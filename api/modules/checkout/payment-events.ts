@@ -29,7 +29,7 @@ import type { PaymentEvent } from '../../integrations/stripe/index.ts';
 import { creditOrderEarnings, reverseOrderEarnings } from '../earnings/index.ts';
 import { queueOrderConfirmation, queuePaymentRefund, recordProviderEvent, transitionOrder } from '../orders/index.ts';
 import { applySubscriptionPaymentEvent, isSubscriptionEvent } from '../subscriptions/index.ts';
-import { lockOrder, orderIdForIntent, type LockedOrder } from './repository.ts';
+import { itemsWithoutFrame, lockOrder, orderIdForIntent, type LockedOrder } from './repository.ts';
 
 export interface PaymentEventDeps {
   db: Kysely<DB>;
@@ -144,8 +144,14 @@ async function sessionPaid(deps: PaymentEventDeps, trx: Transaction<DB>, event: 
     await queuePaymentRefund(trx, order.id, intentId, 'the amount paid is not the order total');
     return { effect: 'none', orderId: order.id };
   }
-  // An order whose checkout expired before its payment was seen, and that was never paid: revived.
+  // An order whose checkout expired before its payment was seen, and that was never paid: revived,
+  // unless what it would print is gone meanwhile (its video deleted): then the payment goes back.
   const revived = order.status === 'cancelled' && order.paid_at === null;
+  if (revived && (await itemsWithoutFrame(trx, order.id)) > 0) {
+    deps.log.warn({ eventId: event.id, orderId: order.id }, 'payment after the checkout expired for an order whose frames are gone: refunded');
+    await queuePaymentRefund(trx, order.id, intentId, 'the order expired and its frames were deleted before the payment arrived');
+    return { effect: 'none', orderId: order.id };
+  }
   if (order.status === 'cancelled' && !revived) {
     // Cancelled after it was paid (by the print shop): that cancellation refunds the payment.
     deps.log.info({ eventId: event.id, orderId: order.id }, 'payment for an order cancelled after it was paid: no effect');

@@ -230,3 +230,15 @@ export async function insertReconciliation(db: Kysely<DB>, run: ReconciliationRu
 export function latestReconciliations(db: Kysely<DB>, limit: number) {
   return db.selectFrom('payment_reconciliations').selectAll().orderBy('ran_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
 }
+
+/** How many of an order's items have no frame left to print (neither their screenshot nor a kept copy: the video was deleted). */
+export async function itemsWithoutFrame(trx: Transaction<DB>, orderId: string): Promise<number> {
+  const row = await trx
+    .selectFrom('order_items')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('order_id', '=', orderId)
+    .where('screenshot_id', 'is', null)
+    .where('withheld_frame_key', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

@@ -139,7 +139,10 @@ export function listScreenshots(db: Kysely<DB>, productId: string) {
     .execute();
 }
 
-/** An order's items in order, each with its screenshot's key (null once the screenshot is gone). */
+/**
+ * An order's items in order, each with its screenshot's key: the product's frame, or once the
+ * product is withdrawn the frame the order keeps (null when neither is left).
+ */
 export function listOrderItemsForPrint(db: Kysely<DB>, orderId: string) {
   return db
     .selectFrom('order_items as i')
@@ -154,7 +157,7 @@ export function listOrderItemsForPrint(db: Kysely<DB>, orderId: string) {
       'i.unit_price_cents',
       'i.size_surcharge_cents',
       'i.print_file_key',
-      's.storage_key as screenshot_key',
+      (eb) => eb.fn.coalesce('s.storage_key', 'i.withheld_frame_key').as('screenshot_key'),
     ])
     .where('i.order_id', '=', orderId)
     .orderBy('i.position')

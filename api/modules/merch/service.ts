@@ -121,7 +121,7 @@ export async function createMerchProduct(deps: MerchDeps, input: CreateMerchInpu
 export async function findMerchProduct(db: Kysely<DB>, id: string): Promise<MerchProductReply | null> {
   const p = await findMerchProductRow(db, id);
   if (!p) return null;
-  // The product outlives its video; the video's file is named only while anyone may watch it.
+  // The video's file is named only while anyone may watch it (a deleted video takes its products with it).
   const video = p.video_id ? await findVisibleVideo(db, { id: p.video_id }) : undefined;
   const shots = await listScreenshots(db, id);
   const thumb = shots.find((s) => s.kind === 'thumbnail') ?? null;

@@ -4,6 +4,9 @@
  * its provider order is not submitted again, and the providers answer a repeated submission of
  * the same order (external id) with the order already made, so a process that dies between
  * the submission and the commit submits nothing new when the job runs again.
+ *
+ * An item whose product was withdrawn (its video deleted) after the order was placed is printed
+ * from the frame the order keeps; leaving 'paid' frees it (0020_withdrawn_merch.sql).
  */
 import type { Kysely } from 'kysely';
 import type { Catalogue } from '../../../shared/catalogue/parse.ts';
@@ -72,5 +75,7 @@ export async function fulfilOrder(deps: FulfilDeps, orderId: string): Promise<Fu
       if (moved.status === 'refunded') await enqueueJob(trx, JOB_KINDS.cancelFulfilment, { orderId }, { dedupeKey: cancelFulfilmentKey(orderId, 'after-submission') });
     }
   });
+  // Sent: a frame this order kept from a withdrawn product is removed unless another order still needs it.
+  await deps.pending.removeWithdrawnFrames();
   return 'submitted';
 }

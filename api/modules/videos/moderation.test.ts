@@ -190,7 +190,7 @@ describe('moderation of new uploads', () => {
 });
 
 describe('DELETE /api/admin/videos/:id', () => {
-  it("removes the video and its files; merch made from it and an order's print file stay", async () => {
+  it("removes the video and its files, the merch made from it and its frames; an order already with the print shop keeps its print file", async () => {
     const deps = { db: t.db, storage: t.storage, catalogue: t.app.catalogue };
     const product = await merchProduct(deps);
     // The video's own files, stored as an upload stores them.
@@ -207,6 +207,8 @@ describe('DELETE /api/admin/videos/:id', () => {
     expect(item.print_file_key).toBeTruthy();
     const prints = await listKeys(t.storage, 'prints');
     const screenshots = await listKeys(t.storage, 'screenshots');
+    const frames = (await t.db.selectFrom('merch_screenshots').select('storage_key').where('merch_product_id', '=', product.productId).execute()).map((r) => r.storage_key);
+    expect(frames.length).toBeGreaterThan(0);
     expect(prints).toContain(item.print_file_key);
 
     const res = await call(admin, 'DELETE', `/api/admin/videos/${product.videoId}`);
@@ -216,15 +218,15 @@ describe('DELETE /api/admin/videos/:id', () => {
     expect(await t.db.selectFrom('videos').select('id').where('id', '=', product.videoId).executeTakeFirst()).toBeUndefined();
     expect(await t.storage.stat('videos', video.video_key)).toBeNull();
     expect(await t.storage.stat('thumbnails', thumbKey)).toBeNull();
-    // The order keeps its print file and screenshot; the product stays, without its video.
+    // The order, already with the print shop, keeps its print file; the product and its frames go with the video.
     expect(await listKeys(t.storage, 'prints')).toEqual(prints);
-    expect(await listKeys(t.storage, 'screenshots')).toEqual(screenshots);
+    expect(await listKeys(t.storage, 'screenshots')).toEqual(screenshots.filter((k) => !frames.includes(k)));
     expect(await t.db.selectFrom('order_items').select(['print_file_key', 'screenshot_id', 'video_id']).where('order_id', '=', orderId).executeTakeFirstOrThrow()).toEqual({
       print_file_key: item.print_file_key,
-      screenshot_id: item.screenshot_id,
+      screenshot_id: null,
       video_id: null,
     });
-    expect(await t.db.selectFrom('merch_products').select('video_id').where('id', '=', product.productId).executeTakeFirstOrThrow()).toEqual({ video_id: null });
+    expect(await t.db.selectFrom('merch_products').select('id').where('id', '=', product.productId).executeTakeFirst()).toBeUndefined();
     expect(await videoLogs(product.videoId)).toEqual([
       { admin_user_id: admin.id, action_type: 'delete_video', target_type: 'video', details: { title: expect.any(String), creator_id: product.creatorId, verification_status: 'verified_via_supabase_auth' } },
     ]);

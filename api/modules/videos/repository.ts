@@ -173,6 +173,11 @@ export async function deleteVideoRow(db: Kysely<DB>, id: string): Promise<void> 
   await db.deleteFrom('videos').where('id', '=', id).execute();
 }
 
+/** Whether a merch product on sale shows this stored frame (a deleted video's products are withdrawn with it). */
+export async function frameOnSale(db: Kysely<DB>, key: string): Promise<boolean> {
+  return Boolean(await db.selectFrom('merch_screenshots').select('id').where('storage_key', '=', key).executeTakeFirst());
+}
+
 /** In the transaction that drops their row: the files become pending, removed just after or by the sweep. */
 export async function findChannelName(db: Kysely<DB>, userId: string) {
   return db.selectFrom('users').select(['display_name', 'username']).where('id', '=', userId).executeTakeFirstOrThrow();

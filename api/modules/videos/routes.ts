@@ -4,7 +4,7 @@ import { videoInfoRoute } from '../../../shared/schemas/studio.ts';
 import { feedRoute, videoRoute } from '../../../shared/schemas/videos.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { feedPage, toCard } from './feed.ts';
-import { findVideoForInfo, findVideoForViewer, videoFileAccess } from './service.ts';
+import { findVideoForInfo, findVideoForViewer, frameFileAccess, videoFileAccess } from './service.ts';
 import moderation from './moderation.routes.ts';
 import resumableUploads from './resumable.routes.ts';
 import studio from './studio.routes.ts';
@@ -84,9 +84,14 @@ const videos: FastifyPluginAsyncTypebox = async (app) => {
  * sweep) and app.mediaGate are the app's to use.
  */
 const videoModule: FastifyPluginAsyncTypebox = async (app) => {
-  // An unlisted video's file is its owner's and the admins' only (see platform/http/media-routes.ts).
+  // An unlisted video's file is its owner's and the admins' only; a deleted video's frames are
+  // nobody's (see platform/http/media-routes.ts).
   app.decorate('mediaGate', (bucket: string, key: string, viewer: () => Promise<{ id: string; is_admin: boolean } | null>) =>
-    bucket === 'videos' ? videoFileAccess(app.db, key, viewer) : Promise.resolve('public' as const),
+    bucket === 'videos'
+      ? videoFileAccess(app.db, key, viewer)
+      : bucket === 'screenshots'
+        ? frameFileAccess(app.db, key)
+        : Promise.resolve('public' as const),
   );
   await app.register(videos);
   await app.register(resumableUploads);

@@ -1,6 +1,7 @@
 /**
  * Videos: the one lookup of a visible video (by id or storage key), a viewer's view counted
- * once, a creator's own list, deleting a video with its files, and the creator's tier.
+ * once, a creator's own list, deleting a video with its files (and the frames of its withdrawn
+ * products), who may have a stored frame, and the creator's tier.
  */
 import type { Kysely } from 'kysely';
 import type { DB } from '../../platform/db/schema.ts';
@@ -53,6 +54,15 @@ export async function videoFileAccess(
 }
 
 /**
+ * Who may have a stored frame (the media route's gate for screenshots): anyone while a merch
+ * product shows it, nobody once its product is withdrawn with its video (a frame an order still
+ * to be printed keeps is read by the server from storage, never through the media route).
+ */
+export async function frameFileAccess(db: Kysely<DB>, key: string): Promise<'public' | 'hidden'> {
+  return (await repo.frameOnSale(db, key)) ? 'public' : 'hidden';
+}
+
+/**
  * Like findVisibleVideo, but null when a storage key names no visible video: a hidden video's
  * key answers as a key that names none, so a key cannot be probed for a hidden video.
  */
@@ -95,7 +105,9 @@ export interface DeleteDeps {
 
 /**
  * Deletes a video and its files; 'not-found' when there is none or it is someone else's (unless
- * an admin asks), so another creator's video answers exactly as a missing one does.
+ * an admin asks), so another creator's video answers exactly as a missing one does. The database
+ * withdraws the merch products made from it with the row (0020_withdrawn_merch.sql): their frames
+ * stop being served, and are removed here unless an order still to be printed keeps one.
  */
 export async function deleteVideo(
   deps: DeleteDeps,
@@ -125,5 +137,6 @@ export async function deleteVideo(
     }
   });
   await deps.pending.discard(files);
+  await deps.pending.removeWithdrawnFrames();
   return 'deleted';
 }

@@ -310,6 +310,8 @@ export interface OrderItemsTable {
   base_cost_cents: number;
   line_total_cents: number;
   print_file_key: string | null;
+  /** The frame a paid order keeps once its product is withdrawn (0020_withdrawn_merch.sql): set and cleared by the database only. */
+  withheld_frame_key: ColumnType<string | null, never, never>;
 }
 
 export interface OrderStatusHistoryTable {

@@ -18,6 +18,7 @@ import {
   deletePending,
   insertPending,
   instanceIds,
+  pendingOf,
   retirePending,
   registerInstance,
   unregisterInstance,
@@ -25,6 +26,22 @@ import {
 } from './repository.ts';
 
 export type { StoredFile } from './repository.ts';
+
+/**
+ * The instance the database retires a withdrawn product's frames under (0020_withdrawn_merch.sql).
+ * It never runs, so every sweep removes them; removeWithdrawnFrames does it at once.
+ */
+export const WITHDRAWN_MERCH_INSTANCE = 'withdrawn-merch';
+
+/** Removes the frames the database retired when their products were withdrawn, without waiting for a sweep. */
+export async function removeWithdrawnFrames(db: Kysely<DB>, storage: ObjectStorage): Promise<number> {
+  const files = await pendingOf(db, WITHDRAWN_MERCH_INSTANCE);
+  for (const f of files) {
+    await storage.delete(f.bucket, f.key);
+    await deletePending(db, f);
+  }
+  return files.length;
+}
 
 const HEARTBEAT_MS = 10_000;
 const DEAD_AFTER_MS = 45_000;
@@ -99,6 +116,11 @@ export class PendingObjects {
       await this.storage.delete(f.bucket, f.key);
       await deletePending(this.db, f);
     }
+  }
+
+  /** See removeWithdrawnFrames. */
+  async removeWithdrawnFrames(): Promise<number> {
+    return removeWithdrawnFrames(this.db, this.storage);
   }
 
   /** Removes what dead processes left: announced files, and temporary folders. */

@@ -55,3 +55,7 @@ export async function deletePending(db: Kysely<DB> | Transaction<DB>, file: Stor
 export async function allPending(db: Kysely<DB>): Promise<Array<StoredFile & { instance_id: string }>> {
   return db.selectFrom('pending_objects').selectAll().execute();
 }
+
+export async function pendingOf(db: Kysely<DB>, instanceId: string): Promise<StoredFile[]> {
+  return db.selectFrom('pending_objects').select(['bucket', 'key']).where('instance_id', '=', instanceId).execute();
+}

@@ -110,6 +110,12 @@ export function PrivacyPolicyPage() {
           are removed from our live systems within <strong>{POLICY.deletedAccountRemoval}</strong>.
         </li>
         <li>
+          <strong>Deleted videos:</strong> when a creator deletes a video, or their account, the merchandise made from
+          it is taken off sale at once and the screenshots taken from it are no longer shown to anyone. Orders already
+          placed are still printed from a private copy of their screenshot, which we delete as soon as those orders
+          have gone to the print shop (or been cancelled or refunded).
+        </li>
+        <li>
           <strong>Backups</strong> are kept for <strong>{POLICY.backupRetention}</strong> and then overwritten, so
           deleted data disappears from backups within that time.
         </li>
