@@ -9,6 +9,7 @@ import { AdminTable } from './AdminTable.tsx';
 import { FilterBar, SearchField, SelectField } from './FilterFields.tsx';
 import { OrderDetail } from './OrderDetail.tsx';
 import { PagedListBody } from './PagedListBody.tsx';
+import { ReconciliationPanel } from './ReconciliationPanel.tsx';
 import { useDebouncedValue } from './useDebouncedValue.ts';
 import { usePagedList } from './usePagedList.ts';
 
@@ -19,7 +20,7 @@ const STATUS_OPTIONS: readonly { value: OrderStatusName | 'all'; label: string }
 
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
-/** Orders: search by order number or email, by status; an order's detail with refund and retry. */
+/** Orders: the payment reconciliation; search by order number or email, by status; an order's detail with refund and retry. */
 export function OrdersTab() {
   const [q, setQ] = useState('');
   const [status, setStatus] = useState<OrderFilters['status']>('all');
@@ -33,6 +34,7 @@ export function OrdersTab() {
 
   return (
     <div className="admin-section">
+      <ReconciliationPanel />
       <FilterBar label="Filter orders">
         <SearchField label="Search orders" placeholder="Order number or email" maxLength={ADMIN_SEARCH_MAX_CHARS} value={q} onChange={setQ} />
         <SelectField label="Status" value={status} options={STATUS_OPTIONS} onChange={setStatus} />

@@ -9,6 +9,7 @@ import { DashboardView } from './DashboardTab.tsx';
 import { LoadMore } from './LoadMore.tsx';
 import { LogList } from './LogList.tsx';
 import { MaintenanceBannerView } from './MaintenanceBanner.tsx';
+import { ReconciliationSummary } from './ReconciliationPanel.tsx';
 import { BannerSetting, ModerationSetting, ThresholdSetting } from './SettingForms.tsx';
 import { UserTable } from './UserTable.tsx';
 import { VideoTable } from './VideoTable.tsx';
@@ -136,5 +137,27 @@ describe('MaintenanceBannerView', () => {
   it('the text as a status, nothing when empty', () => {
     expect(render(<MaintenanceBannerView text="Maintenance tonight at 10" />)).toBe('<div class="maintenance-banner" role="status">Maintenance tonight at 10</div>');
     expect(render(<MaintenanceBannerView text={null} />)).toBe('');
+  });
+});
+
+describe('ReconciliationSummary', () => {
+  const run = {
+    ran_at: '2026-11-27T03:00:00.000Z',
+    since: '2026-11-24T03:00:00.000Z',
+    provider: 'embedded',
+    checked: 12,
+    in_order: 10,
+    repaired: [{ session_id: 'cs_test_a', order_id: '3f2a9c1e-0000-4000-8000-000000000001', effect: 'cancelled -> paid' }],
+    refunded: [{ session_id: 'cs_test_b', order_id: null, why: 'no order' }],
+  };
+  it('the last run: counts, and each order repaired and payment refunded', () => {
+    const t = text(render(<ReconciliationSummary run={run} />));
+    expect(t).toContain('12 payments since');
+    expect(t).toContain('10 in order, 1 repaired, 1 refunded.');
+    expect(t).toContain('(cancelled → paid)');
+    expect(t).toContain('Payment cs_test_b refunded: no order');
+  });
+  it('before the first run', () => {
+    expect(text(render(<ReconciliationSummary run={null} />))).toBe('Not run yet: it runs every day at 03:00 UTC.');
   });
 });
