@@ -16,6 +16,7 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyHttpOptions, FastifyInstance } from 'fastify';
+import { answerClientError } from './client-errors.ts';
 
 export interface ConnectionTimeouts {
   headersMs: number;
@@ -32,7 +33,7 @@ export const CONNECTION_TIMEOUTS: ConnectionTimeouts = {
   checkIntervalMs: 2_000,
 };
 
-/** Fastify server options for these timeouts. */
+/** Fastify server options for these timeouts, and the answer to a request cut off by one (or otherwise unreadable). */
 export function timeoutOptions(t: ConnectionTimeouts = CONNECTION_TIMEOUTS): FastifyHttpOptions<Server> {
   return {
     // No deadline for a whole request: the idle and header bounds hold slow clients instead.
@@ -40,6 +41,7 @@ export function timeoutOptions(t: ConnectionTimeouts = CONNECTION_TIMEOUTS): Fas
     connectionTimeout: t.idleMs,
     keepAliveTimeout: t.keepAliveMs,
     http: { headersTimeout: t.headersMs, connectionsCheckingInterval: t.checkIntervalMs },
+    clientErrorHandler: answerClientError,
   };
 }
 
