@@ -54,6 +54,25 @@ describe('POST /api/capture-screenshot', () => {
     expect(late.statusCode).toBe(422);
     expect((await capture({ video_url: videoUrl, timestamp: -1 })).statusCode).toBe(400);
   });
+
+  it("says not found, never 500, for a video whose file is gone from storage (deleted while it was read)", async () => {
+    const key = new URL(videoUrl, 'http://x').pathname.replace('/media/videos/', '');
+    const kept = await t.storage.read('videos', key);
+    const bytes = Buffer.concat(await kept.toArray());
+    await t.storage.delete('videos', key);
+    try {
+      for (const [url, body] of [
+        ['/api/capture-screenshot', { video_url: videoUrl, timestamp: 1 }],
+        ['/api/capture-multiple-screenshots', { video_url: videoUrl, timestamps: [1, 2] }],
+      ] as const) {
+        const res = await t.app.inject({ method: 'POST', url, payload: body });
+        expect(res.statusCode, `${url}: ${res.body}`).toBe(404);
+        expect(res.json()).toMatchObject({ success: false, error: 'Video not found.' });
+      }
+    } finally {
+      await t.storage.put('videos', key, bytes);
+    }
+  });
 });
 
 const captureMany = (body: unknown) => t.app.inject({ method: 'POST', url: '/api/capture-multiple-screenshots', payload: body as object });

@@ -5,7 +5,7 @@ import { SERVER_CAPTURE_QUALITY } from '../../../shared/constants.ts';
 import { ERROR_CODES } from '../../../shared/schemas/common.ts';
 import { RateLimiter } from '../../platform/http/rate-limit.ts';
 import { AppError } from '../../platform/http/errors.ts';
-import { CaptureFailed, captureStoredFrames, findCapturableVideo, type StoredFrame } from './service.ts';
+import { CaptureFailed, captureStoredFrames, findCapturableVideo, VideoFileGone, type StoredFrame } from './service.ts';
 import { storedVideoKey } from '../../platform/storage/media-urls.ts';
 
 const MAX_CONCURRENT = 2;
@@ -46,6 +46,7 @@ const capture: FastifyPluginAsyncTypebox = async (app) => {
         request.log.warn({ err }, 'server capture failed');
         throw new AppError(422, ERROR_CODES.VALIDATION_FAILED, CAPTURE_FAILED);
       }
+      if (err instanceof VideoFileGone) throw AppError.notFound('Video not found.');
       throw err;
     } finally {
       running--;

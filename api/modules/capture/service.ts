@@ -16,7 +16,7 @@ import type { DB } from '../../platform/db/schema.ts';
 import { probe, type MediaTools } from '../../platform/media/ffmpeg.ts';
 import type { ObjectStorage } from '../../platform/storage/object-storage.ts';
 import { findVisibleVideo } from '../videos/index.ts';
-import { captureFrame } from './frame.ts';
+import { CaptureFailed, captureFrame } from './frame.ts';
 
 export { CaptureFailed } from './frame.ts';
 
@@ -71,9 +71,19 @@ export async function captureStoredFrames(deps: CaptureDeps, key: string, times:
       frames.push({ frame, ...(await previewOf(frame, quality)) });
     }
     return frames;
+  } catch (err) {
+    // The file is not there (its video deleted while this capture ran, or never stored): the
+    // video is gone, not the server broken.
+    if (!(err instanceof CaptureFailed) && !(await deps.storage.stat('videos', key).catch(() => null))) throw new VideoFileGone();
+    throw err;
   } finally {
     if (temp) await rm(temp, { force: true });
   }
+}
+
+/** The video's file is not in storage (any more). */
+export class VideoFileGone extends Error {
+  override name = 'VideoFileGone';
 }
 
 /** The frame at one media time; throws CaptureFailed when ffmpeg finds none there. */
