@@ -73,7 +73,8 @@ function uploadWithCurl(clip: string, token: string): Promise<number> {
     let out = '';
     curl.stdout.on('data', (d: Buffer) => (out += d.toString()));
     curl.once('error', reject);
-    curl.once('exit', () => resolve(Number(out)));
+    // 'close', not 'exit': curl's output (the status) may still be on its way at 'exit'.
+    curl.once('close', () => resolve(Number(out)));
   });
 }
 

@@ -640,7 +640,8 @@ async function main() {
         let err = '';
         c.stdout.on('data', (d: Buffer) => (out += d.toString()));
         c.stderr.on('data', (d: Buffer) => (err += d.toString()));
-        c.once('exit', (code) => {
+        // 'close', not 'exit': at 'exit' curl's output may still be on its way, the status line with it.
+        c.once('close', (code) => {
           curls.delete(c);
           const at = out.lastIndexOf('\n');
           const status = Number(out.slice(at + 1));
