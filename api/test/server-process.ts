@@ -33,3 +33,43 @@ export async function waitForHealth(port: number, child: ChildProcess, ms = 90_0
   }
   throw new Error('server did not become healthy');
 }
+
+export interface ServerGroup {
+  children: ChildProcess[];
+  /** SIGTERM to every process still running, resolved once all have exited. */
+  stop(): Promise<void>;
+}
+
+/**
+ * One server process per port with the same `env`, each one's last 4 KB of log kept, resolved
+ * once every one is healthy (a failure names the process's log). `group.children` is filled as
+ * they start, so a failed start can still be stopped.
+ */
+export async function startServers(env: Record<string, string>, ports: readonly number[], group: ServerGroup = serverGroup()): Promise<ServerGroup> {
+  const logs = ports.map((port) => {
+    const child = startServer({ ...env, PORT: String(port), LOG_LEVEL: 'error' }, { output: 'pipe' });
+    let log = '';
+    const keep = (chunk: Buffer) => (log = (log + chunk.toString()).slice(-4000));
+    child.stdout!.on('data', keep);
+    child.stderr!.on('data', keep);
+    group.children.push(child);
+    return () => log;
+  });
+  await Promise.all(ports.map((port, i) => waitForHealth(port, group.children[i]!).catch((err: Error) => Promise.reject(new Error(`${err.message}: ${logs[i]!()}`)))));
+  return group;
+}
+
+export function serverGroup(): ServerGroup {
+  const children: ChildProcess[] = [];
+  return {
+    children,
+    stop: async () => {
+      await Promise.all(
+        children.map(async (c) => {
+          if (c.exitCode === null) c.kill('SIGTERM');
+          await exited(c);
+        }),
+      );
+    },
+  };
+}

@@ -10,7 +10,6 @@
  * TEST_DATABASE_URL names, else this machine's on 127.0.0.1:5432; a scratch database is made
  * on it and dropped. One pair of processes serves every case.
  */
-import type { ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -27,7 +26,7 @@ import { createScratchDatabase, openDatabase, type Database } from '../platform/
 import { createSession, SESSION_COOKIE } from '../platform/sessions/sessions.ts';
 import { TEST_PAYOUT_KEYS } from './harness.ts';
 import { freePort } from './ports.ts';
-import { exited, startServer, waitForHealth } from './server-process.ts';
+import { serverGroup, startServers } from './server-process.ts';
 import { multipart, testMedia } from './upload-helpers.ts';
 
 const SERVER = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -37,8 +36,7 @@ const OFFSET_STREAM = 'application/offset+octet-stream';
 let scratch: { url: string; drop(): Promise<void> } | null = null;
 let dataDir = '';
 let check: Database | null = null;
-const children: ChildProcess[] = [];
-const logs: Array<() => string> = [];
+const servers = serverGroup();
 /** Process A's port, then process B's. */
 const ports: number[] = [];
 let site = '';
@@ -147,26 +145,12 @@ beforeAll(async () => {
   // Migrated and the catalogue loaded once, before either process starts.
   const prepared = await prepare(loadConfig({ ...process.env, ...env, PORT: String(ports[0]), WEB_DIST: 'none', LOG_LEVEL: 'silent' }));
   await prepared.database.close();
-  for (const port of ports) {
-    const child = startServer({ ...env, PORT: String(port), LOG_LEVEL: 'error' }, { output: 'pipe' });
-    let log = '';
-    const keep = (chunk: Buffer) => (log = (log + chunk.toString()).slice(-4000));
-    child.stdout!.on('data', keep);
-    child.stderr!.on('data', keep);
-    logs.push(() => log);
-    children.push(child);
-  }
-  await Promise.all(ports.map((port, i) => waitForHealth(port, children[i]!).catch((err: Error) => Promise.reject(new Error(`${err.message}: ${logs[i]!()}`)))));
+  await startServers(env, ports, servers);
   check = await openDatabase({ url: scratch.url });
 }, 240_000);
 
 afterAll(async () => {
-  await Promise.all(
-    children.map(async (c) => {
-      if (c.exitCode === null) c.kill('SIGTERM');
-      await exited(c);
-    }),
-  );
+  await servers.stop();
   await check?.close();
   await scratch?.drop();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });

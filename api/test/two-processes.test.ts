@@ -10,7 +10,6 @@
  * TEST_DATABASE_URL names, else this machine's on 127.0.0.1:5432; a scratch database is made
  * on it and dropped.
  */
-import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -26,7 +25,7 @@ import { variantId } from '../../shared/shop/variants.ts';
 import { merchProduct } from './fulfilment-helpers.ts';
 import { earn, payoutCreator } from './payout-support.ts';
 import { freePort } from './ports.ts';
-import { exited, startServer, waitForHealth } from './server-process.ts';
+import { serverGroup, startServers } from './server-process.ts';
 import { TEST_PAYOUT_KEYS } from './harness.ts';
 import { TEST_ADDRESS } from './checkout-support.ts';
 
@@ -40,8 +39,7 @@ let dataDir = '';
 let prepared: Prepared | null = null;
 let check: Database | null = null;
 let db: Kysely<DB>;
-const children: ChildProcess[] = [];
-const logs: Array<() => string> = [];
+const servers = serverGroup();
 const ports: number[] = [];
 let site = '';
 
@@ -53,7 +51,7 @@ async function until<T>(what: string, probe: () => Promise<T | null | undefined 
     const got = await probe();
     if (got) return got;
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    for (const c of children) if (c.exitCode !== null) throw new Error(`a server process exited with ${c.exitCode} while waiting for ${what}`);
+    for (const c of servers.children) if (c.exitCode !== null) throw new Error(`a server process exited with ${c.exitCode} while waiting for ${what}`);
     await sleep(250);
   }
 }
@@ -105,27 +103,13 @@ beforeAll(async () => {
   prepared = null;
 
   // Both processes at once: both make sure the month's payout run is queued, both poll for it.
-  for (const port of ports) {
-    const child = startServer({ ...env, PORT: String(port), LOG_LEVEL: 'error' }, { output: 'pipe' });
-    let log = '';
-    const keep = (chunk: Buffer) => (log = (log + chunk.toString()).slice(-4000));
-    child.stdout!.on('data', keep);
-    child.stderr!.on('data', keep);
-    logs.push(() => log);
-    children.push(child);
-  }
-  await Promise.all(ports.map((port, i) => waitForHealth(port, children[i]!).catch((err: Error) => Promise.reject(new Error(`${err.message}: ${logs[i]!()}`)))));
+  await startServers(env, ports, servers);
   check = await openDatabase({ url: scratch.url });
   db = check.db;
 }, 240_000);
 
 afterAll(async () => {
-  await Promise.all(
-    children.map(async (c) => {
-      if (c.exitCode === null) c.kill('SIGTERM');
-      await exited(c);
-    }),
-  );
+  await servers.stop();
   await prepared?.database.close();
   await check?.close();
   await scratch?.drop();
